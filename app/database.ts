@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { Config } from './config.js';
+
+export interface Database {
+  url: string;
+  /** True when this process owns an embedded PGlite. */
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+interface EmbeddedInfo {
+  pid: number;
+  port: number;
+}
+
+const infoFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The embedded database another process (a running server) already serves, if any. */
+async function runningEmbedded(dataDir: string): Promise<EmbeddedInfo | null> {
+  if (!existsSync(infoFile(dataDir))) return null;
+  const info = JSON.parse(await readFile(infoFile(dataDir), 'utf8')) as EmbeddedInfo;
+  return processAlive(info.pid) && info.pid !== process.pid && (await portAnswers(info.port)) ? info : null;
+}
+
+const urlFor = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`;
+
+/**
+ * DATABASE_URL when set; otherwise an embedded PGlite in DATA_DIR behind a local socket, so the
+ * same driver and code run in both modes. A PGlite directory opens in one process only: a second
+ * process (the CLI next to a running server) connects to the server's socket instead.
+ */
+export async function openDatabase(config: Config): Promise<Database> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false, close: async () => {} };
+  const dataDir = path.resolve(config.DATA_DIR);
+  const running = await runningEmbedded(dataDir);
+  if (running) return { url: urlFor(running.port), embedded: false, close: async () => {} };
+
+  await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 32 });
+  await server.start();
+  const port = Number(server.getServerConn().split(':').pop());
+  await writeFile(infoFile(dataDir), JSON.stringify({ pid: process.pid, port } satisfies EmbeddedInfo));
+  return {
+    url: urlFor(port),
+    embedded: true,
+    close: async () => {
+      await server.stop();
+      await db.close();
+      await rm(infoFile(dataDir), { force: true });
+    },
+  };
+}
+
+/** JWT_SECRET, or in embedded mode a generated one kept in DATA_DIR so tokens survive restarts. */
+export async function resolveJwtSecret(config: Config): Promise<string> {
+  if (config.JWT_SECRET) return config.JWT_SECRET;
+  const file = path.join(path.resolve(config.DATA_DIR), 'jwt-secret');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  await mkdir(path.dirname(file), { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}

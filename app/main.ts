@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { DomainError, ValidationError } from '../core/errors.js';
+import { printGraphQLSchema } from '../graphql/schema.js';
+import { isCliCommand, runCli, UsageError } from './cli.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openRuntime } from './runtime.js';
+import { startServer } from './server.js';
+
+const SCHEMA_FILE = fileURLToPath(new URL('../graphql/schema.graphql', import.meta.url));
+
+async function serve(): Promise<void> {
+  const server = await startServer(loadConfig());
+  server.logger.info(`ebbs listening on ${server.url}`);
+  console.error(
+    `\nebbs is listening on ${server.url}\n` +
+      `Create the first account:  npm run cli -- account create --company-name "Acme Energy" --email ops@acme.test\n` +
+      `Then get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`,
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.logger.info({ signal }, 'shutting down');
+    server.close().then(
+      () => {
+        server.logger.info('shutdown complete');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        server.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function migrateOnly(): Promise<void> {
+  const runtime = await openRuntime(loadConfig());
+  await runtime.close();
+  console.log('migrations applied');
+}
+
+async function createMigration(): Promise<void> {
+  const runtime = await openRuntime(loadConfig());
+  try {
+    const result = await runtime.orm.migrator.create();
+    console.log(result.fileName ? `created migrations/${result.fileName}` : 'the schema is up to date; no migration created');
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function main(args: string[]): Promise<void> {
+  const [command = 'serve'] = args;
+  if (command === 'serve') return serve();
+  if (command === 'migrate') return migrateOnly();
+  if (command === 'migration:create') return createMigration();
+  if (command === 'graphql:schema') {
+    await writeFile(SCHEMA_FILE, await printGraphQLSchema());
+    return console.log('wrote graphql/schema.graphql');
+  }
+  if (!isCliCommand(args)) throw new UsageError(`Unknown command "${args.join(' ')}".`);
+  console.log(JSON.stringify(await runCli(loadConfig(), args), null, 2));
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof UsageError) console.error(error.message);
+  else if (error instanceof ValidationError) console.error(JSON.stringify({ code: error.code, errors: error.errors }, null, 2));
+  else if (error instanceof DomainError) console.error(`${error.code}: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RequestContext } from '@mikro-orm/postgresql';
+import express from 'express';
+import { pino, type Logger } from 'pino';
+import { AuthService } from '../core/auth/auth.service.js';
+import { SitesService } from '../core/sites/sites.service.js';
+import { createGraphQLApi } from '../graphql/graphql-api.js';
+import { accessLog, authenticate, rateLimit, requestId } from '../rest/http-guards.js';
+import { createRestApi, errorHandler, notFound } from '../rest/rest-api.js';
+import type { Config } from './config.js';
+import { buildContainer, type ContainerSettings } from './container.js';
+import { openRuntime } from './runtime.js';
+
+export interface RunningServer {
+  url: string;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** One Express app: REST under /v1 and GraphQL at /graphql, one ORM unit of work per request. */
+export async function createHttpApp(settings: ContainerSettings & { config: Config; logger: Logger }) {
+  const { config, logger, orm } = settings;
+  const c = buildContainer(settings);
+  const auth = c.resolve(AuthService);
+  const sites = c.resolve(SitesService);
+  const rest = createRestApi({ auth, sites }, { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE });
+  const graphql = await createGraphQLApi({ sites });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestId, accessLog(logger));
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', async (_req, res) => {
+    const ready = await orm.isConnected().catch(() => false);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'database unreachable' });
+  });
+  app.use((_req, _res, next) => RequestContext.create(orm.em, next));
+  app.use('/graphql', authenticate(auth), rateLimit(config.RATE_LIMIT_PER_MINUTE), express.json({ limit: '1mb' }), graphql.middleware);
+  app.use(rest.router);
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return { app, stopGraphQL: graphql.stop };
+}
+
+function closeHttp(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+export async function startServer(config: Config, logger: Logger = pino({ level: config.LOG_LEVEL })): Promise<RunningServer> {
+  const runtime = await openRuntime(config);
+  const { app, stopGraphQL } = await createHttpApp({
+    config,
+    logger,
+    orm: runtime.orm,
+    jwtSecret: runtime.jwtSecret,
+    refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL,
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}`,
+    logger,
+    close: async () => {
+      await closeHttp(server, config.SHUTDOWN_TIMEOUT_MS);
+      await stopGraphQL();
+      await runtime.close();
+    },
+  };
+}

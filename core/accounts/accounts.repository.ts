@@ -1,0 +1,12 @@
+import type { Account, ApiToken, User } from '../domain/accounts/account.js';
+
+export interface AccountRepository {
+  addAccount(account: Account): void;
+  addUser(user: User): void;
+  addApiToken(token: ApiToken): void;
+  findAccount(id: string): Promise<Account | null>;
+  findUser(id: string): Promise<User | null>;
+  isEmailTaken(accountId: string, email: string): Promise<boolean>;
+  /** Revokes the token and every refresh token issued from it; false when no such token. */
+  revokeApiToken(id: string, now: Date): Promise<boolean>;
+}

@@ -1,0 +1,52 @@
+import { SignJWT, jwtVerify } from 'jose';
+import { ROLES, type Role } from '../domain/accounts/account.js';
+import { AuthenticationError } from '../errors.js';
+import type { Actor } from './actor.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
+const ISSUER = 'ebbs';
+const AUDIENCE = 'ebbs-api';
+const ALGORITHM = 'HS256';
+const CLOCK_SKEW_SECONDS = 30;
+
+/** Signs and verifies the JWT access tokens (HS256 pinned, iss/aud/exp/iat checked). */
+export class AccessTokens {
+  private readonly key: Uint8Array;
+
+  constructor(secret: string) {
+    this.key = new TextEncoder().encode(secret);
+  }
+
+  async sign(actor: Actor, issuedAt: Date): Promise<string> {
+    const iat = Math.floor(issuedAt.getTime() / 1000);
+    return new SignJWT({ acc: actor.accountId, role: actor.role, cid: actor.clientId })
+      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+      .setSubject(actor.userId)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+      .sign(this.key);
+  }
+
+  async verify(token: string, now: Date): Promise<Actor> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [ALGORITHM],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        clockTolerance: CLOCK_SKEW_SECONDS,
+        currentDate: now,
+        requiredClaims: ['exp', 'iat', 'sub'],
+      });
+      const { sub, acc, role, cid, iat } = payload;
+      if (typeof iat === 'number' && iat > now.getTime() / 1000 + CLOCK_SKEW_SECONDS) throw new Error('issued in the future');
+      if (typeof sub !== 'string' || typeof acc !== 'string' || typeof cid !== 'string' || !ROLES.includes(role as Role)) {
+        throw new Error('malformed claims');
+      }
+      return { userId: sub, accountId: acc, clientId: cid, role: role as Role };
+    } catch {
+      throw new AuthenticationError();
+    }
+  }
+}

@@ -1,0 +1,15 @@
+import type { Role } from '../domain/accounts/account.js';
+import { ForbiddenError } from '../errors.js';
+
+/** Who is calling: resolved from the bearer token, passed to every use case. */
+export interface Actor {
+  accountId: string;
+  userId: string;
+  role: Role;
+  /** The API token the session was opened with. */
+  clientId: string;
+}
+
+export function assertCanWrite(actor: Actor): void {
+  if (actor.role !== 'admin') throw new ForbiddenError();
+}

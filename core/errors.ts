@@ -1,0 +1,64 @@
+/**
+ * The closed set of errors a use case may throw. Adapters map `kind` to their protocol
+ * (rest/problem.ts to HTTP statuses, graphql/errors.ts to extensions.code) in one place each.
+ */
+export type ErrorKind =
+  | 'validation'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict';
+
+export interface FieldError {
+  /** JSON path of the offending value, e.g. `address.country` or `[3].timestamp`. */
+  path: string;
+  code: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: ErrorKind;
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends DomainError {
+  readonly kind = 'validation';
+  constructor(
+    readonly errors: FieldError[],
+    code = 'validation_failed',
+    message = errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join(' '),
+  ) {
+    super(code, message);
+  }
+}
+
+export class AuthenticationError extends DomainError {
+  readonly kind = 'unauthenticated';
+  constructor(message = 'The token is missing, invalid, expired or revoked.') {
+    super('invalid_token', message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+  constructor(message = 'Your role may not perform this operation.') {
+    super('forbidden', message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly kind = 'not_found';
+  constructor(resource: string, id: string) {
+    super(`${resource}_not_found`, `No ${resource.replace(/_/g, ' ')} with id ${id}.`);
+  }
+}
+
+export class ConflictError extends DomainError {
+  readonly kind = 'conflict';
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+/** `limit` 1..1000 (default 100, never clamped) and `offset` >= 0 (default 0). */
+export const pageQuery = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+    offset: z.coerce.number().int().min(0).default(0),
+  })
+  .strict();
+
+export type PageQuery = z.output<typeof pageQuery>;
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}

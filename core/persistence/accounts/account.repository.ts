@@ -1,0 +1,38 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccountRepository } from '../../accounts/accounts.repository.js';
+import type { Account, ApiToken, User } from '../../domain/accounts/account.js';
+import { AccountEntity, ApiTokenEntity, RefreshTokenEntity, UserEntity } from './account.entities.js';
+
+export class MikroAccountRepository implements AccountRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  addAccount(account: Account): void {
+    this.em.persist(account);
+  }
+
+  addUser(user: User): void {
+    this.em.persist(user);
+  }
+
+  addApiToken(token: ApiToken): void {
+    this.em.persist(token);
+  }
+
+  findAccount(id: string): Promise<Account | null> {
+    return this.em.findOne(AccountEntity, { id });
+  }
+
+  findUser(id: string): Promise<User | null> {
+    return this.em.findOne(UserEntity, { id });
+  }
+
+  async isEmailTaken(accountId: string, email: string): Promise<boolean> {
+    return (await this.em.count(UserEntity, { accountId, email })) > 0;
+  }
+
+  async revokeApiToken(id: string, now: Date): Promise<boolean> {
+    const revoked = await this.em.nativeUpdate(ApiTokenEntity, { id, revokedAt: null }, { revokedAt: now });
+    await this.em.nativeUpdate(RefreshTokenEntity, { apiTokenId: id, revokedAt: null }, { revokedAt: now });
+    return revoked > 0 || (await this.em.count(ApiTokenEntity, { id })) > 0;
+  }
+}

@@ -1,0 +1,26 @@
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { RequestHandler } from 'express';
+import type { Actor } from '../core/auth/actor.js';
+import type { GraphQLContext, GraphQLServices } from './context.js';
+import { formatError } from './errors.js';
+import { buildGraphQLSchema } from './schema.js';
+
+export interface GraphQLApi {
+  middleware: RequestHandler;
+  stop(): Promise<void>;
+}
+
+/** Apollo behind the shared HTTP guards: the caller's actor is already on `res.locals`. */
+export async function createGraphQLApi(services: GraphQLServices): Promise<GraphQLApi> {
+  const server = new ApolloServer<GraphQLContext>({
+    schema: await buildGraphQLSchema(),
+    formatError,
+    includeStacktraceInErrorResponses: false,
+  });
+  await server.start();
+  const middleware = expressMiddleware(server, {
+    context: async ({ res }) => ({ actor: res.locals.actor as Actor, services }),
+  });
+  return { middleware, stop: () => server.stop() };
+}

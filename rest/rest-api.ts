@@ -1,0 +1,92 @@
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { Actor } from '../core/auth/actor.js';
+import type { AuthService } from '../core/auth/auth.service.js';
+import type { SitesService } from '../core/sites/sites.service.js';
+import { authenticate, rateLimit } from './http-guards.js';
+import { openApiDocument } from './openapi.js';
+import { HttpProblem, sendProblem } from './problem.js';
+import { removedEndpoints } from './removed-endpoints.js';
+import type { RouteSpec } from './route.js';
+import { oauthRoutes } from './routes/oauth.routes.js';
+import { sitesRoutes } from './routes/sites.routes.js';
+
+export interface RestServices {
+  auth: AuthService;
+  sites: SitesService;
+}
+
+export interface RestOptions {
+  rateLimitPerMinute: number;
+  jsonBodyLimit?: string;
+}
+
+export function restRoutes(services: RestServices): RouteSpec[] {
+  return [...oauthRoutes(services.auth), ...sitesRoutes(services.sites)];
+}
+
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function requireJson(req: Request): void {
+  if (!req.is('application/json')) {
+    throw new HttpProblem(415, 'unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+  }
+}
+
+function handler(route: RouteSpec): RequestHandler {
+  return async (req: Request, res: Response) => {
+    if (route.body) requireJson(req);
+    const result = await route.handle({
+      actor: res.locals.actor as Actor,
+      params: req.params as Record<string, string>,
+      query: req.query as Record<string, unknown>,
+      body: req.body,
+    });
+    if (result.location) res.location(result.location);
+    res.status(result.status).json(result.body);
+  };
+}
+
+function methodNotAllowed(allowed: string[]): RequestHandler {
+  const allow = allowed.map((m) => m.toUpperCase()).join(', ');
+  return (req, _res, next) => {
+    const hint = req.method === 'PUT' && allowed.includes('patch') ? ' Updates use PATCH (a JSON merge patch).' : '';
+    next(new HttpProblem(405, 'method_not_allowed', `${req.method} is not supported here; allowed: ${allow}.${hint}`, { Allow: allow }));
+  };
+}
+
+/**
+ * The /v1 API: removed endpoints, public routes, then bearer authentication and the rate limit,
+ * then every route of the registry; each known path answers 405 for other methods.
+ */
+export function createRestApi(services: RestServices, options: RestOptions): { router: Router; routes: RouteSpec[] } {
+  const routes = restRoutes(services);
+  const router = Router();
+  const document = openApiDocument(routes);
+  const limit = rateLimit(options.rateLimitPerMinute);
+
+  router.use(removedEndpoints);
+  router.use(express.json({ limit: options.jsonBodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
+  router.get('/v1/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  for (const route of routes.filter((r) => r.public)) router[route.method](expressPath(route.path), limit, handler(route));
+  router.use('/v1', authenticate(services.auth), limit);
+  for (const route of routes.filter((r) => !r.public)) router[route.method](expressPath(route.path), handler(route));
+
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of routes) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);
+  for (const [path, methods] of methodsByPath) router.all(expressPath(path), methodNotAllowed(methods));
+  return { router, routes };
+}
+
+export const notFound: RequestHandler = (req, _res, next) => {
+  next(new HttpProblem(404, 'route_not_found', `No route ${req.method} ${req.path}.`));
+};
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const problem = sendProblem(res, error);
+    if (problem.status >= 500) logger.error({ err: error, requestId: res.locals.requestId }, 'unhandled error');
+  };
+}

@@ -1,0 +1,84 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { runCli } from '../../app/cli.js';
+import { loadConfig, type Config } from '../../app/config.js';
+import { startServer } from '../../app/server.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { Api } from './http.js';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  database: TestDatabase;
+  /** Every log line the server wrote. */
+  logs: string[];
+  /** A new account through the CLI code path, signed in: an Api with an access token. */
+  signUp(companyName?: string): Promise<SignedUp>;
+  cli(...args: string[]): Promise<Record<string, string>>;
+  api(token?: string): Api;
+  close(): Promise<void>;
+}
+
+export interface SignedUp {
+  accountId: string;
+  userId: string;
+  apiToken: string;
+  accessToken: string;
+  refreshToken: string;
+  clientId: string;
+  api: Api;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase(inject('templateDatabase'));
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    JWT_SECRET: TEST_JWT_SECRET,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DB_POOL_SIZE: '4',
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const server = await startServer(config, pino({ level: config.LOG_LEVEL }, sink));
+  const cli = async (...args: string[]) => (await runCli(config, args)) as Record<string, string>;
+  const api = (token?: string) => new Api(server.url, token);
+  let accounts = 0;
+  return {
+    url: server.url,
+    config,
+    database,
+    logs,
+    cli,
+    api,
+    async signUp(companyName = `Account ${++accounts}`) {
+      const created = await cli('account', 'create', '--company-name', companyName, '--email', `ops${accounts}@example.test`);
+      const grant = await api().post('/v1/oauth', { grantType: 'api_token', token: created.apiToken! });
+      if (grant.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(grant.body)}`);
+      const body = grant.body as Record<string, string>;
+      return {
+        accountId: created.accountId!,
+        userId: created.userId!,
+        apiToken: created.apiToken!,
+        accessToken: body.accessToken!,
+        refreshToken: body.refreshToken!,
+        clientId: body.clientId!,
+        api: api(body.accessToken),
+      };
+    },
+    async close() {
+      await server.close();
+      await database.drop();
+    },
+  };
+}
