@@ -1,0 +1,116 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, TEST_JWT_SECRET, type SignedUp, type TestApp } from '../support/app.js';
+
+const key = new TextEncoder().encode(TEST_JWT_SECRET);
+
+function forge(claims: Record<string, unknown>, options: { secret?: Uint8Array; iat?: number; exp?: number; iss?: string; aud?: string } = {}) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(options.iss ?? 'ebbs')
+    .setAudience(options.aud ?? 'ebbs-api')
+    .setIssuedAt(options.iat ?? now)
+    .setExpirationTime(options.exp ?? now + 3600)
+    .sign(options.secret ?? key);
+}
+
+describe('authentication', () => {
+  let app: TestApp;
+  let acme: SignedUp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ REFRESH_TOKEN_TTL: '2' });
+    acme = await app.signUp('Acme');
+  });
+  afterAll(() => app.close());
+
+  it('grants an access token for an API token with the contract fields', async () => {
+    const grant = await app.api().post('/v1/oauth', { grantType: 'api_token', token: acme.apiToken });
+    expect(grant.status).toBe(201);
+    expect(grant.body).toEqual({
+      accessToken: expect.stringMatching(/^eyJ/),
+      refreshToken: expect.stringMatching(/^ebbs_rt_/),
+      clientId: acme.clientId,
+      tokenType: 'Bearer',
+      expiresIn: 3600,
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    const [, payload] = grant.body.accessToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    expect(claims).toMatchObject({ iss: 'ebbs', aud: 'ebbs-api', sub: acme.userId, acc: acme.accountId, cid: acme.clientId });
+    expect(claims.exp - claims.iat).toBe(3600);
+  });
+
+  it('rotates refresh tokens and revokes the family when a used one comes back', async () => {
+    const first = await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: acme.refreshToken });
+    expect(first.status).toBe(201);
+    expect(first.body.refreshToken).not.toBe(acme.refreshToken);
+    expect(first.body.clientId).toBe(acme.clientId);
+    expect((await app.api(first.body.accessToken).get('/v1/sites')).status).toBe(200);
+
+    const reused = await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: acme.refreshToken });
+    expect(reused.status).toBe(401);
+    expect(reused.body.code).toBe('invalid_token');
+
+    // The reuse revoked the whole family, including the token the legitimate client holds now.
+    const descendant = await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: first.body.refreshToken });
+    expect(descendant.status).toBe(401);
+  });
+
+  it('refuses an expired refresh token', async () => {
+    const grant = await app.api().post('/v1/oauth', { grantType: 'api_token', token: acme.apiToken });
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    const expired = await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: grant.body.refreshToken });
+    expect(expired.status).toBe(401);
+  });
+
+  it('answers malformed requests 400 and unknown grants and tokens 400/401', async () => {
+    const cases: Array<[unknown, number, string]> = [
+      [{ grantType: 'api_token' }, 400, 'invalid_request'],
+      [{ grantType: 'api_token', token: 'x', extra: 1 }, 400, 'invalid_request'],
+      [{ grantType: 'password', token: 'x' }, 400, 'unsupported_grant_type'],
+      [{ grantType: 'api_token', token: 'ebbs_api_unknown' }, 401, 'invalid_token'],
+      [{ grantType: 'refresh_token', token: 'ebbs_rt_unknown' }, 401, 'invalid_token'],
+    ];
+    for (const [body, status, code] of cases) {
+      const response = await app.api().post('/v1/oauth', body);
+      expect([response.status, response.body.code], JSON.stringify(body)).toEqual([status, code]);
+    }
+  });
+
+  it('answers 401 with WWW-Authenticate for missing, malformed, expired, forged and alg:none tokens', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { acc: acme.accountId, role: 'admin', cid: acme.clientId, sub: acme.userId };
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const body = Buffer.from(JSON.stringify({ ...claims, iss: 'ebbs', aud: 'ebbs-api', iat: now, exp: now + 3600 })).toString('base64url');
+    const tokens = {
+      missing: undefined,
+      malformed: 'not-a-jwt',
+      expired: await forge(claims, { iat: now - 7200, exp: now - 60 }),
+      foreignSigned: await forge(claims, { secret: new TextEncoder().encode('another-secret-another-secret-another-secret') }),
+      wrongAudience: await forge(claims, { aud: 'someone-else' }),
+      wrongIssuer: await forge(claims, { iss: 'someone-else' }),
+      issuedInTheFuture: await forge(claims, { iat: now + 600, exp: now + 4200 }),
+      algNone: `${header}.${body}.`,
+    };
+    for (const [name, token] of Object.entries(tokens)) {
+      const response = await app.api(token).get('/v1/sites');
+      expect(response.status, name).toBe(401);
+      expect(response.headers.get('www-authenticate'), name).toMatch(/^Bearer/);
+      expect(response.body.code, name).toBe('invalid_token');
+    }
+    const withinSkew = await forge(claims, { iat: now - 3600, exp: now - 20 });
+    expect((await app.api(withinSkew).get('/v1/sites')).status).toBe(200);
+  });
+
+  it('creates and revokes API tokens through the CLI', async () => {
+    const created = await app.cli('token', 'create', '--user', acme.userId);
+    expect(created).toMatchObject({ userId: acme.userId, apiToken: expect.stringMatching(/^ebbs_api_/) });
+    const grant = await app.api().post('/v1/oauth', { grantType: 'api_token', token: created.apiToken });
+    expect(grant.body.clientId).toBe(created.id);
+    await app.cli('token', 'revoke', '--id', created.id!);
+    expect((await app.api().post('/v1/oauth', { grantType: 'api_token', token: created.apiToken })).status).toBe(401);
+    expect((await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: grant.body.refreshToken })).status).toBe(401);
+  });
+});

@@ -1,0 +1,49 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Api } from '../support/http.js';
+import { runEbbs, startEbbs } from '../support/process.js';
+
+describe('embedded mode (no DATABASE_URL)', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'ebbs-embedded-'));
+    env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('starts on PGlite, lets the CLI in through the running server, serves sites, stops on SIGTERM and keeps its data', async () => {
+    const server = await startEbbs(env);
+    const cli = await runEbbs(['account', 'create', '--company-name', 'Embedded GmbH', '--email', 'ops@embedded.test'], env);
+    expect(cli.code, cli.stderr).toBe(0);
+    const account = JSON.parse(cli.stdout);
+    expect(account).toEqual({ accountId: expect.any(String), userId: expect.any(String), apiToken: expect.stringMatching(/^ebbs_api_/) });
+
+    const grant = await new Api(server.url).post('/v1/oauth', { grantType: 'api_token', token: account.apiToken });
+    expect(grant.status).toBe(201);
+    const api = new Api(server.url, grant.body.accessToken);
+    const site = await api.post('/v1/sites', { name: 'PV Dach', type: 'balanced_accurate', address: { locality: 'Köln', postCode: '50667', country: 'DE' } });
+    expect(site.status).toBe(201);
+    expect((await stat(path.join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
+
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    // A restart reopens the data directory with the same signing secret: the old token still works.
+    const again = await startEbbs(env);
+    const read = await new Api(again.url, grant.body.accessToken).get(`/v1/sites/${site.body.id}`);
+    expect(read.body).toEqual(site.body);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  }, 90_000);
+
+  it('refuses a bad configuration with a clear message', async () => {
+    const result = await runEbbs(['serve'], { ...env, PORT: 'eighty', DATABASE_URL: 'mysql://x' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('PORT');
+    expect(result.stderr).toContain('DATABASE_URL: must be a postgres:// URL');
+  });
+});

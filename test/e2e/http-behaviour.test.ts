@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
+
+const site = { name: 'Haus A', type: 'unbalanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } };
+
+describe('common HTTP behaviour', () => {
+  let app: TestApp;
+  let acme: SignedUp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    acme = await app.signUp('Acme');
+  });
+  afterAll(() => app.close());
+
+  it('serves /health and /ready without a token', async () => {
+    expect(await app.api().get('/health')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await app.api().get('/ready')).toMatchObject({ status: 200, body: { status: 'ready' } });
+  });
+
+  it('answers unknown routes 404 as problem+json', async () => {
+    const response = await acme.api.get('/v1/nothing-here');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(response.body).toMatchObject({ code: 'route_not_found', status: 404, title: 'Not Found', instance: '/v1/nothing-here' });
+  });
+
+  it('answers PUT with 405, Allow and a pointer to PATCH', async () => {
+    const id = (await acme.api.post('/v1/sites', site)).body.id;
+    const response = await acme.api.request('PUT', `/v1/sites/${id}`, site);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, PATCH');
+    expect(response.body.code).toBe('method_not_allowed');
+    expect(response.body.detail).toContain('PATCH');
+    expect((await acme.api.request('DELETE', `/v1/sites/${id}`)).status).toBe(405);
+  });
+
+  it('answers removed endpoints 410 naming the replacement', async () => {
+    const cases = {
+      '/v1/readings': '/v1/measurements',
+      '/v1/aggregated-readings': '/v1/aggregated-measurements',
+      '/v2/contracts/123': '/v1/contracts',
+      '/v1/invoice-templates': '/v1/templates',
+    };
+    for (const [path, replacement] of Object.entries(cases)) {
+      const response = await acme.api.get(path);
+      expect(response.status, path).toBe(410);
+      expect(response.body.code).toBe('endpoint_removed');
+      expect(response.body.detail).toContain(replacement);
+    }
+  });
+
+  it('answers 415 for bodies that are not JSON, 400 for broken JSON, 413 for large bodies', async () => {
+    const text = await acme.api.post('/v1/sites', 'name=x', { 'content-type': 'text/plain' });
+    expect([text.status, text.body.code]).toEqual([415, 'unsupported_media_type']);
+    const none = await acme.api.post('/v1/sites', 'x');
+    expect(none.status).toBe(415);
+    const broken = await acme.api.post('/v1/sites', '{"name":', { 'content-type': 'application/json' });
+    expect([broken.status, broken.body.code]).toEqual([400, 'invalid_json']);
+    const large = await acme.api.post('/v1/sites', { ...site, name: 'x'.repeat(2 * 1024 * 1024) });
+    expect([large.status, large.body.code]).toEqual([413, 'payload_too_large']);
+  });
+
+  it('echoes a request id, or makes one, and puts it in problems', async () => {
+    const given = await acme.api.request('GET', '/v1/sites/unknown', undefined, { 'x-request-id': 'trace-123' });
+    expect(given.headers.get('x-request-id')).toBe('trace-123');
+    expect(given.body.requestId).toBe('trace-123');
+    const made = await acme.api.get('/v1/sites');
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('publishes an OpenAPI 3.1 document covering every route', async () => {
+    const response = await app.api().get('/v1/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe('3.1.0');
+    const operations = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations.sort()).toEqual(['GET /v1/sites', 'GET /v1/sites/{id}', 'PATCH /v1/sites/{id}', 'POST /v1/oauth', 'POST /v1/sites']);
+    const create = response.body.paths['/v1/sites'].post;
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(['name', 'type', 'address']);
+    expect(create.responses['201']).toBeDefined();
+    expect(response.body.paths['/v1/sites'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset']);
+  });
+
+  it('never writes tokens to the log', async () => {
+    const grant = await app.api().post('/v1/oauth', { grantType: 'api_token', token: acme.apiToken });
+    await app.api(grant.body.accessToken).get('/v1/sites?limit=1');
+    await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: grant.body.refreshToken });
+    const log = app.logs.join('');
+    expect(log).toContain('"path":"/v1/oauth"');
+    for (const secret of [acme.apiToken, acme.accessToken, acme.refreshToken, grant.body.accessToken, grant.body.refreshToken]) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});
+
+describe('rate limit', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(() => app.close());
+
+  it('answers 429 with Retry-After and RateLimit headers per client', async () => {
+    const first = await app.signUp('First');
+    const second = await app.signUp('Second');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await first.api.get('/v1/sites')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    const limited = await first.api.get('/v1/sites');
+    expect(limited.body.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-limit')).toBe('5');
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect((await second.api.get('/v1/sites')).status).toBe(200);
+  });
+});

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { AccountsService } from '../../core/accounts/accounts.service.js';
+import { systemClock } from '../../core/clock.js';
+import { RefreshToken, type Account } from '../../core/domain/accounts/account.js';
+import { Site } from '../../core/domain/sites/site.js';
+import { MikroAccountRepository } from '../../core/persistence/accounts/account.repository.js';
+import { MikroCredentialsRepository } from '../../core/persistence/accounts/credentials.repository.js';
+import { openOrm } from '../../core/persistence/orm.js';
+import { MikroSiteRepository } from '../../core/persistence/sites/site.repository.js';
+import { MikroUnitOfWork } from '../../core/persistence/unit-of-work.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+describe('repositories on PostgreSQL', () => {
+  let database: TestDatabase;
+  let orm: MikroORM;
+  let accounts: AccountsService;
+  const inContext = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(inject('templateDatabase'));
+    orm = await openOrm({ clientUrl: database.url, poolSize: 4 });
+    accounts = new AccountsService(new MikroAccountRepository(orm.em), new MikroUnitOfWork(orm.em), systemClock);
+  });
+  afterAll(async () => {
+    await orm.close();
+    await database.drop();
+  });
+
+  const newSite = (accountId: string, name: string, createdAt: Date) =>
+    Object.assign(new Site(), {
+      id: randomUUID(),
+      accountId,
+      name,
+      type: 'unbalanced_accurate',
+      balanceResolution: 'PT15M',
+      address: { line1: null, line2: null, line3: null, line4: null, locality: 'Berlin', postCode: '10115', country: 'DE' },
+      customAttributes: {},
+      createdAt,
+      updatedAt: createdAt,
+    });
+
+  it('lists sites of one account only, by createdAt then id, with the total', async () => {
+    const a = await inContext(() => accounts.createAccount({ companyName: 'A', email: 'a@a.test' }));
+    const b = await inContext(() => accounts.createAccount({ companyName: 'B', email: 'b@b.test' }));
+    const sameInstant = new Date('2026-01-01T00:00:00.000Z');
+    await inContext(async () => {
+      const repo = new MikroSiteRepository(orm.em);
+      await new MikroUnitOfWork(orm.em).transactional(async () => {
+        repo.add(newSite(a.accountId, 'later', new Date('2026-02-01T00:00:00.000Z')));
+        repo.add(newSite(a.accountId, 'tie-1', sameInstant));
+        repo.add(newSite(a.accountId, 'tie-2', sameInstant));
+        repo.add(newSite(b.accountId, 'foreign', sameInstant));
+      });
+    });
+    const page = await inContext(() => new MikroSiteRepository(orm.em).list(a.accountId, { limit: 10, offset: 0 }));
+    expect(page.total).toBe(3);
+    const ties = page.items.filter((s) => s.name.startsWith('tie')).map((s) => s.id);
+    expect(ties).toEqual([...ties].sort());
+    expect(page.items.map((s) => s.name).at(-1)).toBe('later');
+    const foreign = await inContext(() => new MikroSiteRepository(orm.em).list(b.accountId, { limit: 10, offset: 0 }));
+    expect(foreign.items.map((s) => s.name)).toEqual(['foreign']);
+    expect(await inContext(() => new MikroSiteRepository(orm.em).findById(b.accountId, page.items[0]!.id))).toBeNull();
+  });
+
+  it('rolls a failed unit of work back completely', async () => {
+    const account = await inContext(() => accounts.createAccount({ companyName: 'C', email: 'c@c.test' }));
+    await expect(
+      inContext(() =>
+        new MikroUnitOfWork(orm.em).transactional(async () => {
+          new MikroSiteRepository(orm.em).add(newSite(account.accountId, 'doomed', new Date()));
+          throw new Error('boom');
+        }),
+      ),
+    ).rejects.toThrow('boom');
+    const page = await inContext(() => new MikroSiteRepository(orm.em).list(account.accountId, { limit: 10, offset: 0 }));
+    expect(page.total).toBe(0);
+  });
+
+  it('consumes a refresh token exactly once under concurrency', async () => {
+    const created = await inContext(() => accounts.createAccount({ companyName: 'D', email: 'd@d.test' }));
+    const hash = randomUUID().replace(/-/g, '').padEnd(64, '0');
+    const now = new Date();
+    await inContext(async () => {
+      const repo = new MikroCredentialsRepository(orm.em);
+      await new MikroUnitOfWork(orm.em).transactional(async () => {
+        repo.addRefreshToken(
+          Object.assign(new RefreshToken(), {
+            id: randomUUID(),
+            accountId: created.accountId,
+            apiTokenId: created.tokenId,
+            familyId: randomUUID(),
+            tokenHash: hash,
+            expiresAt: new Date(now.getTime() + 60_000),
+            usedAt: null,
+            revokedAt: null,
+            createdAt: now,
+          }),
+        );
+      });
+    });
+    const attempts = await Promise.all(
+      Array.from({ length: 4 }, () => inContext(() => new MikroCredentialsRepository(orm.em).consumeRefreshToken(hash, new Date()))),
+    );
+    expect(attempts.filter((t) => t !== null)).toHaveLength(1);
+  });
+
+  it('keeps account_id on every table', async () => {
+    const rows = await orm.em.fork().getConnection().execute<{ table_name: string }[]>(
+      `select table_name from information_schema.tables t where table_schema = 'public' and table_name <> 'mikro_orm_migrations'
+       and not exists (select 1 from information_schema.columns c where c.table_name = t.table_name and c.column_name = 'account_id')`,
+    );
+    expect(rows).toEqual([]);
+    const account: Account | null = await inContext(() => new MikroAccountRepository(orm.em).findAccount(randomUUID()));
+    expect(account).toBeNull();
+  });
+});

@@ -1,0 +1,42 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The service's entry point as its own process, as `npm start` / `npm run cli` run it. */
+export function spawnEbbs(args: string[], env: Record<string, string>): ChildProcess {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'DATABASE_URL' && key !== 'JWT_SECRET'));
+  return spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', ...args], {
+    cwd: ROOT,
+    env: { ...base, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function runEbbs(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnEbbs(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+/** Starts `serve` and resolves with its URL once it prints where it listens. */
+export async function startEbbs(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; exited: Promise<number | null> }> {
+  const child = spawnEbbs(['serve'], env);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    exited.then((code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+  return { url, child, exited };
+}

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../app/config.js';
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toMatchObject({ PORT: 3000, DATA_DIR: './.data', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: 600, REFRESH_TOKEN_TTL: 86400 });
+    expect(loadConfig({}).JWT_SECRET).toBeUndefined();
+  });
+
+  it('names every bad value in one message', () => {
+    expect(() => loadConfig({ PORT: '-1', LOG_LEVEL: 'loud', RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PORT[\s\S]*LOG_LEVEL[\s\S]*RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET: must be at least 32 characters/);
+  });
+
+  it('has no default secret: an external database needs JWT_SECRET', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/ebbs' })).toThrow(/JWT_SECRET: required when DATABASE_URL is set/);
+  });
+});
