@@ -1,15 +1,31 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { container as root, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import { container as root, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { AccountsService } from '../core/accounts/accounts.service.js';
+import { UsersService } from '../core/accounts/users.service.js';
 import { AccessTokens } from '../core/auth/access-token.js';
 import { AuthService } from '../core/auth/auth.service.js';
+import { BalancingSettingsService } from '../core/balancing/balancing-settings.service.js';
 import { systemClock, type Clock } from '../core/clock.js';
+import { ContractMetersService } from '../core/contracts/contract-meters.service.js';
+import { ContractsService } from '../core/contracts/contracts.service.js';
+import { CustomAttributesService } from '../core/custom-attributes/custom-attributes.service.js';
+import { CustomersService } from '../core/customers/customers.service.js';
+import { MetersService } from '../core/meters/meters.service.js';
+import { MposService } from '../core/mpos/mpos.service.js';
 import { MikroAccountRepository } from '../core/persistence/accounts/account.repository.js';
 import { MikroCredentialsRepository } from '../core/persistence/accounts/credentials.repository.js';
+import { MikroUserRepository } from '../core/persistence/accounts/user.repository.js';
+import { MikroBalancingSettingRepository } from '../core/persistence/balancing/balancing-setting.persistence.js';
+import { MikroContractMeterRepository, MikroContractRepository } from '../core/persistence/contracts/contract.persistence.js';
+import { MikroCustomAttributeRepository } from '../core/persistence/custom-attributes/custom-attribute.repository.js';
+import { MikroCustomerRepository } from '../core/persistence/customers/customer.persistence.js';
+import { MikroMeterRepository } from '../core/persistence/meters/meter.persistence.js';
+import { MikroMpoRepository } from '../core/persistence/mpos/mpo.persistence.js';
+import { MikroProductRepository } from '../core/persistence/products/product.persistence.js';
 import { MikroSiteRepository } from '../core/persistence/sites/site.repository.js';
 import { MikroUnitOfWork } from '../core/persistence/unit-of-work.js';
+import { ProductsService } from '../core/products/products.service.js';
 import { SitesService } from '../core/sites/sites.service.js';
-import type { UnitOfWork } from '../core/unit-of-work.js';
 
 export interface ContainerSettings {
   orm: MikroORM;
@@ -17,12 +33,6 @@ export interface ContainerSettings {
   refreshTokenTtlSeconds: number;
   clock?: Clock;
 }
-
-export const Tokens = {
-  Clock: Symbol('Clock'),
-  UnitOfWork: Symbol('UnitOfWork'),
-  AccessTokens: Symbol('AccessTokens'),
-} as const;
 
 /**
  * The composition root. Repositories get the ORM's global EntityManager, which resolves to the
@@ -32,18 +42,56 @@ export const Tokens = {
 export function buildContainer(settings: ContainerSettings): DependencyContainer {
   const c = root.createChildContainer();
   const em = settings.orm.em;
-  const single = <T>(factory: (c: DependencyContainer) => T) => ({ useFactory: instanceCachingFactory(factory) });
+  const single = <T>(token: InjectionToken<T>, factory: (c: DependencyContainer) => T) =>
+    c.register(token, { useFactory: instanceCachingFactory(factory) });
 
-  c.register<Clock>(Tokens.Clock, { useValue: settings.clock ?? systemClock });
-  c.register<UnitOfWork>(Tokens.UnitOfWork, single(() => new MikroUnitOfWork(em)));
-  c.register(Tokens.AccessTokens, single(() => new AccessTokens(settings.jwtSecret)));
-  c.register(
-    AuthService,
-    single((c) => new AuthService(new MikroCredentialsRepository(em), c.resolve(Tokens.UnitOfWork), c.resolve(Tokens.AccessTokens), c.resolve(Tokens.Clock), {
-      refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
-    })),
-  );
-  c.register(AccountsService, single((c) => new AccountsService(new MikroAccountRepository(em), c.resolve(Tokens.UnitOfWork), c.resolve(Tokens.Clock))));
-  c.register(SitesService, single((c) => new SitesService(new MikroSiteRepository(em), c.resolve(Tokens.UnitOfWork), c.resolve(Tokens.Clock))));
+  const repositories = {
+    accounts: new MikroAccountRepository(em),
+    users: new MikroUserRepository(em),
+    sites: new MikroSiteRepository(em),
+    mpos: new MikroMpoRepository(em),
+    products: new MikroProductRepository(em),
+    customers: new MikroCustomerRepository(em),
+    meters: new MikroMeterRepository(em),
+    contracts: new MikroContractRepository(em),
+    contractMeters: new MikroContractMeterRepository(em),
+    settings: new MikroBalancingSettingRepository(em),
+    attributes: new MikroCustomAttributeRepository(em),
+  };
+  const uow = new MikroUnitOfWork(em);
+  const clock = settings.clock ?? systemClock;
+
+  single(AuthService, () => new AuthService(new MikroCredentialsRepository(em), uow, new AccessTokens(settings.jwtSecret), clock, {
+    refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
+  }));
+  single(AccountsService, () => new AccountsService(repositories.accounts, uow, clock));
+  single(UsersService, () => new UsersService(repositories.users, repositories.accounts));
+  single(CustomAttributesService, () => new CustomAttributesService(repositories.attributes, uow, clock));
+  single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), uow, clock));
+  single(MposService, () => new MposService(repositories.mpos, uow, clock));
+  single(ProductsService, () => new ProductsService(repositories.products, uow, clock));
+  single(CustomersService, (c) => new CustomersService(repositories.customers, c.resolve(CustomAttributesService), uow, clock));
+  single(MetersService, (c) => new MetersService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock }));
+  single(ContractsService, (c) => new ContractsService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock }));
+  single(ContractMetersService, () => new ContractMetersService({ ...repositories, uow, clock }));
+  single(BalancingSettingsService, () => new BalancingSettingsService({ ...repositories, uow, clock }));
   return c;
 }
+
+/** Every use-case service the adapters call. */
+export function resolveServices(c: DependencyContainer) {
+  return {
+    auth: c.resolve(AuthService),
+    users: c.resolve(UsersService),
+    customAttributes: c.resolve(CustomAttributesService),
+    sites: c.resolve(SitesService),
+    mpos: c.resolve(MposService),
+    products: c.resolve(ProductsService),
+    customers: c.resolve(CustomersService),
+    meters: c.resolve(MetersService),
+    contracts: c.resolve(ContractsService),
+    contractMeters: c.resolve(ContractMetersService),
+    balancingSettings: c.resolve(BalancingSettingsService),
+  };
+}
+export type Services = ReturnType<typeof resolveServices>;

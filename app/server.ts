@@ -3,13 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { RequestContext } from '@mikro-orm/postgresql';
 import express from 'express';
 import { pino, type Logger } from 'pino';
-import { AuthService } from '../core/auth/auth.service.js';
-import { SitesService } from '../core/sites/sites.service.js';
 import { createGraphQLApi } from '../graphql/graphql-api.js';
 import { accessLog, authenticate, rateLimit, requestId } from '../rest/http-guards.js';
 import { createRestApi, errorHandler, notFound } from '../rest/rest-api.js';
 import type { Config } from './config.js';
-import { buildContainer, type ContainerSettings } from './container.js';
+import { buildContainer, resolveServices, type ContainerSettings } from './container.js';
 import { openRuntime } from './runtime.js';
 
 export interface RunningServer {
@@ -21,11 +19,10 @@ export interface RunningServer {
 /** One Express app: REST under /v1 and GraphQL at /graphql, one ORM unit of work per request. */
 export async function createHttpApp(settings: ContainerSettings & { config: Config; logger: Logger }) {
   const { config, logger, orm } = settings;
-  const c = buildContainer(settings);
-  const auth = c.resolve(AuthService);
-  const sites = c.resolve(SitesService);
-  const rest = createRestApi({ auth, sites }, { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE });
-  const graphql = await createGraphQLApi({ sites });
+  const services = resolveServices(buildContainer(settings));
+  const { auth } = services;
+  const rest = createRestApi(services, { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE });
+  const graphql = await createGraphQLApi(services);
 
   const app = express();
   app.disable('x-powered-by');

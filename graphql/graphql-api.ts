@@ -3,6 +3,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
 import type { Actor } from '../core/auth/actor.js';
 import type { GraphQLContext, GraphQLServices } from './context.js';
+import { createLoaders } from './loaders.js';
 import { formatError } from './errors.js';
 import { buildGraphQLSchema } from './schema.js';
 
@@ -20,7 +21,10 @@ export async function createGraphQLApi(services: GraphQLServices): Promise<Graph
   });
   await server.start();
   const middleware = expressMiddleware(server, {
-    context: async ({ res }) => ({ actor: res.locals.actor as Actor, services }),
+    context: async ({ res }) => {
+      const actor = res.locals.actor as Actor;
+      return { actor, services, loaders: createLoaders(actor, services, new Date().toISOString().slice(0, 10)) };
+    },
   });
   return { middleware, stop: () => server.stop() };
 }

@@ -2,18 +2,16 @@ import express, { Router, type ErrorRequestHandler, type Request, type RequestHa
 import type { Logger } from 'pino';
 import type { Actor } from '../core/auth/actor.js';
 import type { AuthService } from '../core/auth/auth.service.js';
-import type { SitesService } from '../core/sites/sites.service.js';
 import { authenticate, rateLimit } from './http-guards.js';
 import { openApiDocument } from './openapi.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { removedEndpoints } from './removed-endpoints.js';
 import type { RouteSpec } from './route.js';
 import { oauthRoutes } from './routes/oauth.routes.js';
-import { sitesRoutes } from './routes/sites.routes.js';
+import { masterDataRoutes, type MasterDataServices } from './routes/master-data.routes.js';
 
-export interface RestServices {
+export interface RestServices extends MasterDataServices {
   auth: AuthService;
-  sites: SitesService;
 }
 
 export interface RestOptions {
@@ -22,7 +20,7 @@ export interface RestOptions {
 }
 
 export function restRoutes(services: RestServices): RouteSpec[] {
-  return [...oauthRoutes(services.auth), ...sitesRoutes(services.sites)];
+  return [...oauthRoutes(services.auth), ...masterDataRoutes(services)];
 }
 
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

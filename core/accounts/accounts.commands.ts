@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidTimeZone, ROLES } from '../domain/accounts/account.js';
+import { pageQuery } from '../pagination.js';
 
 const email = z.email().max(320).transform((value) => value.toLowerCase());
 const optionalText = z.string().trim().min(1).max(200).nullish();
@@ -31,3 +32,28 @@ export const createUserCommand = z
 
 export const createApiTokenCommand = z.object({ userId: z.uuid() }).strict();
 export const revokeApiTokenCommand = z.object({ id: z.uuid() }).strict();
+
+export const listUsersQuery = pageQuery;
+
+export const accountView = z.object({
+  id: z.uuid(),
+  companyName: z.string(),
+  timezone: z.string(),
+  currency: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AccountView = z.output<typeof accountView>;
+
+export const userView = z.object({
+  id: z.uuid(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  phone1: z.string().nullable(),
+  phone2: z.string().nullable(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type UserView = z.output<typeof userView>;

@@ -1,4 +1,25 @@
 import { AccountEntity, ApiTokenEntity, RefreshTokenEntity, UserEntity } from './accounts/account.entities.js';
+import { BalancingSettingEntity } from './balancing/balancing-setting.persistence.js';
+import { ContractEntity, ContractMeterEntity } from './contracts/contract.persistence.js';
+import { CustomAttributeEntity } from './custom-attributes/custom-attribute.entity.js';
+import { CustomerEntity } from './customers/customer.persistence.js';
+import { MeterEntity } from './meters/meter.persistence.js';
+import { MpoEntity } from './mpos/mpo.persistence.js';
+import { ProductEntity } from './products/product.persistence.js';
 import { SiteEntity } from './sites/site.entity.js';
 
-export const entities = [AccountEntity, UserEntity, ApiTokenEntity, RefreshTokenEntity, SiteEntity];
+export const entities = [
+  AccountEntity,
+  UserEntity,
+  ApiTokenEntity,
+  RefreshTokenEntity,
+  SiteEntity,
+  CustomAttributeEntity,
+  MpoEntity,
+  ProductEntity,
+  CustomerEntity,
+  MeterEntity,
+  ContractEntity,
+  ContractMeterEntity,
+  BalancingSettingEntity,
+];

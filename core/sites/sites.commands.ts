@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BALANCE_RESOLUTIONS, resolutionOf, SITE_TYPES } from '../domain/sites/site.js';
 import { addressInput, addressView } from '../addresses.commands.js';
-import { customAttributesInput } from '../custom-attributes.commands.js';
+import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
+import { pageQuery } from '../pagination.js';
 import type { RemovedField } from '../validation.js';
 
 const siteFields = {
@@ -47,6 +48,8 @@ export const updateSiteCommand = z
   })
   .partial()
   .strict();
+
+export const listSitesQuery = pageQuery;
 
 export const removedSiteFields: RemovedField[] = [
   { path: ['timezone'], replacement: 'the account timezone (GET /v1/accounts/{id})' },

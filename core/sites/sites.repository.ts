@@ -1,9 +1,4 @@
 import type { Site } from '../domain/sites/site.js';
-import type { Page, PageQuery } from '../pagination.js';
+import type { ResourceRepository } from '../resource.repository.js';
 
-export interface SiteRepository {
-  add(site: Site): void;
-  findById(accountId: string, id: string): Promise<Site | null>;
-  /** Ordered by createdAt, then id. */
-  list(accountId: string, page: PageQuery): Promise<Page<Site>>;
-}
+export type SiteRepository = ResourceRepository<Site>;

@@ -2,78 +2,88 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { assertCanWrite, type Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
-import { mergePatch } from '../domain/merge-patch.js';
+import type { CustomAttributesService, PresentValues } from '../custom-attributes/custom-attributes.service.js';
 import { presentAddress } from '../domain/addresses/address.js';
-import { resolutionOf, Site } from '../domain/sites/site.js';
-import { NotFoundError } from '../errors.js';
-import { pageQuery } from '../pagination.js';
-import { isUuid, stripReadOnly } from '../read-only-fields.js';
+import { resolutionOf, Site, type SiteType } from '../domain/sites/site.js';
+import { mergeUpdate } from '../patching.js';
+import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { SiteRepository } from './sites.repository.js';
-import { createSiteCommand, removedSiteFields, updateSiteCommand, type siteView } from './sites.commands.js';
+import { createSiteCommand, listSitesQuery, removedSiteFields, updateSiteCommand, type siteView } from './sites.commands.js';
 
 export type SiteView = z.output<typeof siteView>;
 
-export function presentSite(site: Site): SiteView {
+function present(site: Site, values: PresentValues): SiteView {
   return {
     id: site.id,
     name: site.name,
     type: site.type,
     balanceResolution: site.balanceResolution,
     address: presentAddress(site.address),
-    customAttributes: site.customAttributes,
+    customAttributes: values(site.customAttributes),
     createdAt: site.createdAt.toISOString(),
     updatedAt: site.updatedAt.toISOString(),
   };
 }
 
-export class SitesService {
+export class SitesService implements ResourceService<SiteView> {
   constructor(
     private readonly sites: SiteRepository,
+    private readonly attributes: CustomAttributesService,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
 
-  async createSite(actor: Actor, input: unknown): Promise<SiteView> {
+  async create(actor: Actor, input: unknown): Promise<SiteView> {
     assertCanWrite(actor);
     const command = parseInput(createSiteCommand, input, { removed: removedSiteFields });
     return this.uow.transactional(async () => {
+      const customAttributes = await this.attributes.checkValues(actor.accountId, 'site', command.customAttributes);
       const now = this.clock.now();
-      const site = Object.assign(new Site(), { id: randomUUID(), accountId: actor.accountId, ...command, createdAt: now, updatedAt: now });
+      const site = Object.assign(new Site(), { id: randomUUID(), accountId: actor.accountId, ...command, customAttributes, createdAt: now, updatedAt: now });
       this.sites.add(site);
-      return presentSite(site);
+      return present(site, await this.attributes.presenter(actor.accountId, 'site'));
     });
   }
 
-  async getSite(actor: Actor, id: string): Promise<SiteView> {
-    return presentSite(await this.load(actor, id));
+  async get(actor: Actor, id: string): Promise<SiteView> {
+    return (await this.presentAll(actor, [await loadOwned(this.sites, actor, 'site', id)]))[0]!;
   }
 
-  async listSites(actor: Actor, query: unknown): Promise<{ data: SiteView[]; total: number }> {
-    const page = parseInput(pageQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.sites.list(actor.accountId, page);
-    return { data: items.map(presentSite), total };
+  async getMany(actor: Actor, ids: readonly string[]): Promise<SiteView[]> {
+    return this.presentAll(actor, await this.sites.findByIds(actor.accountId, ids));
   }
 
-  async updateSite(actor: Actor, id: string, patch: unknown): Promise<SiteView> {
+  async list(actor: Actor, query: unknown): Promise<ListResult<SiteView>> {
+    const { limit, offset } = parseInput(listSitesQuery, query, { unknownCode: 'unknown_parameter' });
+    const { items, total } = await this.sites.list(actor.accountId, {}, { limit, offset });
+    return { data: await this.presentAll(actor, items), total };
+  }
+
+  async update(actor: Actor, id: string, patch: unknown): Promise<SiteView> {
     assertCanWrite(actor);
     return this.uow.transactional(async () => {
-      const site = await this.load(actor, id);
-      const current = presentSite(site);
-      const parsed = parseInput(updateSiteCommand, patch, { removed: removedSiteFields });
-      const changes = stripReadOnly(parsed, current, ['id', 'createdAt', 'updatedAt']);
-      const { name, type, balanceResolution, address, customAttributes } = current;
-      const merged = mergePatch({ name, type, balanceResolution, address, customAttributes }, changes) as Record<string, unknown>;
-      if (changes.type !== undefined && changes.balanceResolution === undefined) merged.balanceResolution = resolutionOf(parsed.type!);
-      Object.assign(site, parseInput(createSiteCommand, merged), { updatedAt: this.clock.now() });
-      return presentSite(site);
+      const site = await loadOwned(this.sites, actor, 'site', id);
+      const values = await this.attributes.presenter(actor.accountId, 'site');
+      const { merged } = mergeUpdate({
+        current: present(site, values),
+        patch,
+        patchSchema: updateSiteCommand,
+        createSchema: createSiteCommand,
+        removed: removedSiteFields,
+        adjust: (next, changes) => {
+          if (changes.type !== undefined && changes.balanceResolution === undefined) next.balanceResolution = resolutionOf(changes.type as SiteType);
+        },
+      });
+      const customAttributes = await this.attributes.checkValues(actor.accountId, 'site', merged.customAttributes);
+      Object.assign(site, { ...merged, customAttributes, updatedAt: this.clock.now() });
+      return present(site, values);
     });
   }
 
-  private async load(actor: Actor, id: string): Promise<Site> {
-    const site = isUuid(id) ? await this.sites.findById(actor.accountId, id) : null;
-    if (!site) throw new NotFoundError('site', id);
-    return site;
+  private async presentAll(actor: Actor, sites: Site[]): Promise<SiteView[]> {
+    const values = await this.attributes.presenter(actor.accountId, 'site');
+    return sites.map((site) => present(site, values));
   }
 }

@@ -76,7 +76,29 @@ describe('common HTTP behaviour', () => {
     const operations = Object.entries(response.body.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
       Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    expect(operations.sort()).toEqual(['GET /v1/sites', 'GET /v1/sites/{id}', 'PATCH /v1/sites/{id}', 'POST /v1/oauth', 'POST /v1/sites']);
+    const crud = (path: string, writable = true) => [
+      `GET ${path}`,
+      `GET ${path}/{id}`,
+      ...(writable ? [`POST ${path}`, `PATCH ${path}/{id}`] : []),
+    ];
+    expect(operations.sort()).toEqual(
+      [
+        'POST /v1/oauth',
+        'GET /v1/accounts/{id}',
+        ...crud('/v1/users', false),
+        ...crud('/v1/sites'),
+        ...crud('/v1/electricity-products'),
+        ...crud('/v1/customers'),
+        ...crud('/v1/meters'),
+        ...crud('/v1/contracts'),
+        ...crud('/v1/contract-meters'),
+        ...crud('/v1/meter-balancing-settings'),
+        ...crud('/v1/custom-attributes'),
+        'GET /v1/mpos',
+        'GET /v1/mpos/{id}',
+        'POST /v1/mpos',
+      ].sort(),
+    );
     const create = response.body.paths['/v1/sites'].post;
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['name', 'type', 'address']);
     expect(create.responses['201']).toBeDefined();

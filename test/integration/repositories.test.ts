@@ -55,12 +55,12 @@ describe('repositories on PostgreSQL', () => {
         repo.add(newSite(b.accountId, 'foreign', sameInstant));
       });
     });
-    const page = await inContext(() => new MikroSiteRepository(orm.em).list(a.accountId, { limit: 10, offset: 0 }));
+    const page = await inContext(() => new MikroSiteRepository(orm.em).list(a.accountId, {}, { limit: 10, offset: 0 }));
     expect(page.total).toBe(3);
     const ties = page.items.filter((s) => s.name.startsWith('tie')).map((s) => s.id);
     expect(ties).toEqual([...ties].sort());
     expect(page.items.map((s) => s.name).at(-1)).toBe('later');
-    const foreign = await inContext(() => new MikroSiteRepository(orm.em).list(b.accountId, { limit: 10, offset: 0 }));
+    const foreign = await inContext(() => new MikroSiteRepository(orm.em).list(b.accountId, {}, { limit: 10, offset: 0 }));
     expect(foreign.items.map((s) => s.name)).toEqual(['foreign']);
     expect(await inContext(() => new MikroSiteRepository(orm.em).findById(b.accountId, page.items[0]!.id))).toBeNull();
   });
@@ -75,7 +75,7 @@ describe('repositories on PostgreSQL', () => {
         }),
       ),
     ).rejects.toThrow('boom');
-    const page = await inContext(() => new MikroSiteRepository(orm.em).list(account.accountId, { limit: 10, offset: 0 }));
+    const page = await inContext(() => new MikroSiteRepository(orm.em).list(account.accountId, {}, { limit: 10, offset: 0 }));
     expect(page.total).toBe(0);
   });
 

@@ -1,16 +1,6 @@
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-
-@ObjectType('Address')
-export class AddressType {
-  @Field(() => String, { nullable: true }) line1!: string | null;
-  @Field(() => String, { nullable: true }) line2!: string | null;
-  @Field(() => String, { nullable: true }) line3!: string | null;
-  @Field(() => String, { nullable: true }) line4!: string | null;
-  @Field(() => String) locality!: string;
-  @Field(() => String) postCode!: string;
-  @Field(() => String) country!: string;
-}
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { AddressInput, AddressType } from './common.types.js';
 
 @ObjectType('Site')
 export class SiteType {
@@ -29,19 +19,6 @@ export class SiteType {
 export class SiteListType {
   @Field(() => [SiteType]) data!: SiteType[];
   @Field(() => Int) total!: number;
-}
-
-// Inputs carry shape only: every field is nullable so that core's validation reports what is
-// missing or wrong with the same codes as the REST API.
-@InputType('AddressInput')
-export class AddressInput {
-  @Field(() => String, { nullable: true }) line1?: string | null;
-  @Field(() => String, { nullable: true }) line2?: string | null;
-  @Field(() => String, { nullable: true }) line3?: string | null;
-  @Field(() => String, { nullable: true }) line4?: string | null;
-  @Field(() => String, { nullable: true }) locality?: string | null;
-  @Field(() => String, { nullable: true }) postCode?: string | null;
-  @Field(() => String, { nullable: true }) country?: string | null;
 }
 
 @InputType('SiteInput', { description: 'Create: name, type and address are required. Update: a merge patch.' })

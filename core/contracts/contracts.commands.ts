@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
+import { calendarDate, readOnlyEcho, reference, timestamps } from '../field-formats.js';
+import { pageQuery } from '../pagination.js';
+
+/** A half-open period of dates: `endDate`, when given, is after `startDate`. */
+export function endAfterStart(period: { startDate: string; endDate?: string | null }, ctx: z.RefinementCtx): void {
+  if (period.endDate && period.endDate <= period.startDate) {
+    ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'endDate is after startDate (the period is [startDate, endDate)).', params: { code: 'end_not_after_start' } });
+  }
+}
+
+const optionalEnd = calendarDate.nullish().transform((v) => v ?? null);
+
+const contractFields = {
+  customerId: reference,
+  electricityProductId: reference,
+  siteId: reference,
+  dunningBlock: z.boolean(),
+  startDate: calendarDate,
+  endDate: optionalEnd,
+  number: z.string().trim().min(1).max(100),
+  customAttributes: customAttributesInput,
+};
+
+export const createContractCommand = z
+  .object({ ...contractFields, customAttributes: customAttributesInput.default({}) })
+  .strict()
+  .superRefine(endAfterStart);
+export const updateContractCommand = z.object({ ...readOnlyEcho, ...contractFields }).partial().strict();
+export const listContractsQuery = pageQuery
+  .extend({ siteId: z.uuid().optional(), customerId: z.uuid().optional(), electricityProductId: z.uuid().optional() })
+  .strict();
+
+export const contractView = z.object({
+  id: z.uuid(),
+  customerId: z.uuid(),
+  electricityProductId: z.uuid(),
+  siteId: z.uuid(),
+  dunningBlock: z.boolean(),
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+  number: z.string(),
+  customAttributes: z.record(z.string(), z.unknown()),
+  ...timestamps,
+});
+export type ContractView = z.output<typeof contractView>;
+
+const contractMeterFields = { contractId: reference, siteId: reference, meterId: reference, startDate: calendarDate, endDate: optionalEnd };
+
+export const createContractMeterCommand = z.object(contractMeterFields).strict().superRefine(endAfterStart);
+export const updateContractMeterCommand = z.object({ ...readOnlyEcho, ...contractMeterFields }).partial().strict();
+export const listContractMetersQuery = pageQuery.extend({ contractId: z.uuid().optional(), meterId: z.uuid().optional(), siteId: z.uuid().optional() }).strict();
+
+export const contractMeterView = z.object({
+  id: z.uuid(),
+  contractId: z.uuid(),
+  siteId: z.uuid(),
+  meterId: z.uuid(),
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+  ...timestamps,
+});
+export type ContractMeterView = z.output<typeof contractMeterView>;

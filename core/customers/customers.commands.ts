@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { addressInput, addressView } from '../addresses.commands.js';
+import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
+import { optionalEmail, optionalText, readOnlyEcho, timestamps } from '../field-formats.js';
+import { pageQuery } from '../pagination.js';
+import type { RemovedField } from '../validation.js';
+
+const customerFields = {
+  companyName: optionalText,
+  address: addressInput.nullish().transform((v) => v ?? null),
+  deliveryAddress: addressInput.nullish().transform((v) => v ?? null),
+  invoiceEmail: optionalEmail,
+  email: optionalEmail,
+  number: z.string().trim().min(1).max(100).nullish().transform((v) => v ?? null),
+  salutation: optionalText,
+  title: optionalText,
+  firstName: optionalText,
+  lastName: optionalText,
+  phone1: optionalText,
+  phone2: optionalText,
+  customAttributes: customAttributesInput,
+};
+
+/** A customer is a company or a person: `companyName` or `lastName` is required. */
+export const createCustomerCommand = z
+  .object({ ...customerFields, customAttributes: customAttributesInput.default({}) })
+  .strict()
+  .superRefine((customer, ctx) => {
+    if (!customer.companyName && !customer.lastName) {
+      ctx.addIssue({ code: 'custom', path: ['companyName'], message: 'Give companyName or lastName.', params: { code: 'company_name_or_last_name_required' } });
+    }
+  });
+
+export const updateCustomerCommand = z
+  .object({ ...readOnlyEcho, ...customerFields, address: addressInput.partial().nullable(), deliveryAddress: addressInput.partial().nullable() })
+  .partial()
+  .strict();
+
+export const listCustomersQuery = pageQuery;
+
+export const removedCustomerFields: RemovedField[] = [
+  { path: ['siteId'], replacement: 'contracts (a customer reaches sites through its contracts)' },
+  { path: ['type'], replacement: 'companyName for companies, or the contact fields for persons' },
+  { path: ['customerNumber'], replacement: 'number' },
+  { path: ['billingEmail'], replacement: 'invoiceEmail' },
+  { path: ['person'], replacement: 'salutation, title, firstName, lastName, phone1, phone2' },
+  { path: ['shippingAddress'], replacement: 'deliveryAddress' },
+  { path: ['billingAddress'], replacement: 'address' },
+];
+
+export const customerView = z.object({
+  id: z.uuid(),
+  companyName: z.string().nullable(),
+  address: addressView.nullable(),
+  deliveryAddress: addressView.nullable(),
+  invoiceEmail: z.string().nullable(),
+  email: z.string().nullable(),
+  number: z.string().nullable(),
+  salutation: z.string().nullable(),
+  title: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  phone1: z.string().nullable(),
+  phone2: z.string().nullable(),
+  customAttributes: z.record(z.string(), z.unknown()),
+  ...timestamps,
+});
+export type CustomerView = z.output<typeof customerView>;

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { assertCanWrite, type Actor } from '../auth/actor.js';
+import type { Clock } from '../clock.js';
+import type { CustomAttributesService, PresentValues } from '../custom-attributes/custom-attributes.service.js';
+import { presentAddress } from '../domain/addresses/address.js';
+import { Customer } from '../domain/customers/customer.js';
+import { ConflictError } from '../errors.js';
+import { mergeUpdate } from '../patching.js';
+import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { parseInput } from '../validation.js';
+import type { CustomerRepository } from './customers.repository.js';
+import {
+  createCustomerCommand,
+  listCustomersQuery,
+  removedCustomerFields,
+  updateCustomerCommand,
+  type CustomerView,
+} from './customers.commands.js';
+
+function present(customer: Customer, values: PresentValues): CustomerView {
+  const { id, companyName, invoiceEmail, email, number, salutation, title, firstName, lastName, phone1, phone2 } = customer;
+  return {
+    id,
+    companyName,
+    address: customer.address && presentAddress(customer.address),
+    deliveryAddress: customer.deliveryAddress && presentAddress(customer.deliveryAddress),
+    invoiceEmail,
+    email,
+    number,
+    salutation,
+    title,
+    firstName,
+    lastName,
+    phone1,
+    phone2,
+    customAttributes: values(customer.customAttributes),
+    createdAt: customer.createdAt.toISOString(),
+    updatedAt: customer.updatedAt.toISOString(),
+  };
+}
+
+export class CustomersService implements ResourceService<CustomerView> {
+  constructor(
+    private readonly customers: CustomerRepository,
+    private readonly attributes: CustomAttributesService,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(actor: Actor, input: unknown): Promise<CustomerView> {
+    assertCanWrite(actor);
+    const command = parseInput(createCustomerCommand, input, { removed: removedCustomerFields });
+    return this.uow.transactional(async () => {
+      await this.assertNumberFree(actor, command.number);
+      const customAttributes = await this.attributes.checkValues(actor.accountId, 'customer', command.customAttributes);
+      const now = this.clock.now();
+      const customer = Object.assign(new Customer(), { id: randomUUID(), accountId: actor.accountId, ...command, customAttributes, createdAt: now, updatedAt: now });
+      this.customers.add(customer);
+      return present(customer, await this.attributes.presenter(actor.accountId, 'customer'));
+    });
+  }
+
+  async get(actor: Actor, id: string): Promise<CustomerView> {
+    return (await this.presentAll(actor, [await loadOwned(this.customers, actor, 'customer', id)]))[0]!;
+  }
+
+  async getMany(actor: Actor, ids: readonly string[]): Promise<CustomerView[]> {
+    return this.presentAll(actor, await this.customers.findByIds(actor.accountId, ids));
+  }
+
+  async list(actor: Actor, query: unknown): Promise<ListResult<CustomerView>> {
+    const page = parseInput(listCustomersQuery, query, { unknownCode: 'unknown_parameter' });
+    const { items, total } = await this.customers.list(actor.accountId, {}, page);
+    return { data: await this.presentAll(actor, items), total };
+  }
+
+  async update(actor: Actor, id: string, patch: unknown): Promise<CustomerView> {
+    assertCanWrite(actor);
+    return this.uow.transactional(async () => {
+      const customer = await loadOwned(this.customers, actor, 'customer', id);
+      const values = await this.attributes.presenter(actor.accountId, 'customer');
+      const { merged } = mergeUpdate({
+        current: present(customer, values),
+        patch,
+        patchSchema: updateCustomerCommand,
+        createSchema: createCustomerCommand,
+        removed: removedCustomerFields,
+      });
+      if (merged.number !== customer.number) await this.assertNumberFree(actor, merged.number, customer.id);
+      const customAttributes = await this.attributes.checkValues(actor.accountId, 'customer', merged.customAttributes);
+      Object.assign(customer, { ...merged, customAttributes, updatedAt: this.clock.now() });
+      return present(customer, values);
+    });
+  }
+
+  private async assertNumberFree(actor: Actor, number: string | null, exceptId?: string): Promise<void> {
+    if (number && (await this.customers.isNumberTaken(actor.accountId, number, exceptId))) {
+      throw new ConflictError('customer_number_taken', `Customer number ${number} is taken in this account.`);
+    }
+  }
+
+  private async presentAll(actor: Actor, customers: Customer[]): Promise<CustomerView[]> {
+    const values = await this.attributes.presenter(actor.accountId, 'customer');
+    return customers.map((customer) => present(customer, values));
+  }
+}

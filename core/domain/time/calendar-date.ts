@@ -1,0 +1,48 @@
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** A real calendar date written `YYYY-MM-DD`. */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === value;
+}
+
+/** An ISO 8601 UTC instant with milliseconds, e.g. `2026-01-01T00:00:00.000Z`. */
+export function isUtcInstant(value: string): boolean {
+  return UTC_INSTANT.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
+}
+
+function offsetMs(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(instant));
+  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * The instant a calendar date begins in a time zone (00:00 local). Midnight exists in every
+ * zone ebbs serves (DST shifts happen at night, not at midnight); the two-pass offset lookup
+ * also settles a date whose offset differs from the previous day's.
+ */
+export function startOfDay(date: string, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const wallMidnight = Date.UTC(y, m - 1, d);
+  const guess = wallMidnight - offsetMs(wallMidnight, timeZone);
+  return new Date(wallMidnight - offsetMs(guess, timeZone));
+}
+
+/** The calendar date an instant falls on in a time zone. */
+export function calendarDateOf(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}

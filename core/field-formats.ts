@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { isCalendarDate, isUtcInstant } from './domain/time/calendar-date.js';
+
+export const calendarDate = z.string().refine(isCalendarDate, { message: 'Expected a date YYYY-MM-DD.', params: { code: 'invalid_date' } });
+
+export const utcInstant = z
+  .string()
+  .refine(isUtcInstant, { message: 'Expected an ISO 8601 UTC timestamp with milliseconds, e.g. 2026-01-01T00:00:00.000Z.', params: { code: 'invalid_date_time' } });
+
+export const optionalText = z.string().trim().min(1).max(200).nullish().transform((v) => v ?? null);
+
+export const optionalEmail = z.email().max(320).nullish().transform((v) => v ?? null);
+
+/** An id naming another resource; existence is checked by the use case (`reference_not_found`). */
+export const reference = z.uuid();
+
+/** The view of an id reference or timestamps in responses. */
+export const timestamps = { createdAt: z.string(), updatedAt: z.string() };
+
+/** Echoed read-only fields a PATCH body may carry unchanged. */
+export const readOnlyEcho = { id: z.string(), createdAt: z.string(), updatedAt: z.string() };

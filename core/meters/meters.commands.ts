@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
+import { AGGREGATIONS, ARITHMETICS } from '../domain/meters/formula.js';
+import { DIRECTIONS, MEASURING } from '../domain/meters/meter.js';
+import { optionalText, readOnlyEcho, reference, timestamps, utcInstant } from '../field-formats.js';
+import { pageQuery } from '../pagination.js';
+import type { RemovedField } from '../validation.js';
+
+/** The documented shape of a formula component; core/domain/meters/formula.ts checks the grammar. */
+const formulaComponent = z.union([
+  z.object({ type: z.literal('meter'), meterId: z.uuid() }),
+  z.object({ type: z.literal('aggregation'), aggregation: z.enum(AGGREGATIONS), customerId: z.uuid().nullish() }),
+  z.object({ type: z.literal('arithmetic'), arithmetic: z.enum(ARITHMETICS) }),
+]);
+
+const meterFields = {
+  siteId: reference,
+  mpoId: reference.nullish().transform((v) => v ?? null),
+  direction: z.enum(DIRECTIONS),
+  identifier: z.string().trim().min(1).max(100),
+  serial: optionalText,
+  startDate: utcInstant,
+  measuring: z.enum(MEASURING),
+  grid: z.boolean().nullish().transform((v) => v ?? false),
+  // Shape only: the grammar and its error codes come from parseFormula.
+  formula: z.array(z.unknown()).nullish().transform((v) => v ?? null),
+  customAttributes: customAttributesInput,
+};
+
+export const createMeterCommand = z.object({ ...meterFields, customAttributes: customAttributesInput.default({}) }).strict();
+
+export const updateMeterCommand = z
+  .object({ ...readOnlyEcho, ...meterFields, grid: z.boolean().nullable() })
+  .partial()
+  .strict();
+
+export const listMetersQuery = pageQuery.extend({ siteId: z.uuid().optional() }).strict();
+
+export const removedMeterFields: RemovedField[] = [
+  { path: ['parentMeterId'], replacement: 'a virtual meter with a formula' },
+  { path: ['priority'], replacement: 'priority on the meter balancing setting (POST /v1/meter-balancing-settings)' },
+  { path: ['mpo'], replacement: 'mpoId' },
+];
+
+export const meterView = z.object({
+  id: z.uuid(),
+  siteId: z.uuid(),
+  mpoId: z.uuid().nullable(),
+  direction: z.enum(DIRECTIONS),
+  identifier: z.string(),
+  serial: z.string().nullable(),
+  startDate: z.string(),
+  measuring: z.enum(MEASURING),
+  grid: z.boolean(),
+  formula: z.array(formulaComponent).nullable(),
+  customAttributes: z.record(z.string(), z.unknown()),
+  ...timestamps,
+});
+export type MeterView = z.output<typeof meterView>;

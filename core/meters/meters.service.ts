@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { assertCanWrite, type Actor } from '../auth/actor.js';
+import type { Clock } from '../clock.js';
+import type { CustomAttributesService, PresentValues } from '../custom-attributes/custom-attributes.service.js';
+import type { CustomerRepository } from '../customers/customers.repository.js';
+import { findCycle, parseFormula, referencedCustomerIds, referencedMeterIds, type FormulaComponent } from '../domain/meters/formula.js';
+import { Meter } from '../domain/meters/meter.js';
+import { isVirtualMpo } from '../domain/mpos/mpo.js';
+import { ConflictError, ValidationError, type FieldError } from '../errors.js';
+import type { MpoRepository } from '../mpos/mpos.repository.js';
+import { mergeUpdate } from '../patching.js';
+import { assertReferences } from '../references.js';
+import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import type { SiteRepository } from '../sites/sites.repository.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { parseInput } from '../validation.js';
+import type { MeterRepository } from './meters.repository.js';
+import { createMeterCommand, listMetersQuery, removedMeterFields, updateMeterCommand, type MeterView } from './meters.commands.js';
+
+type MeterCommand = z.output<typeof createMeterCommand>;
+
+function present(meter: Meter, values: PresentValues): MeterView {
+  const { id, siteId, mpoId, direction, identifier, serial, measuring, grid, formula } = meter;
+  return {
+    id,
+    siteId,
+    mpoId,
+    direction,
+    identifier,
+    serial,
+    startDate: meter.startDate.toISOString(),
+    measuring,
+    grid,
+    formula,
+    customAttributes: values(meter.customAttributes),
+    createdAt: meter.createdAt.toISOString(),
+    updatedAt: meter.updatedAt.toISOString(),
+  };
+}
+
+export interface MeterDependencies {
+  meters: MeterRepository;
+  sites: SiteRepository;
+  mpos: MpoRepository;
+  customers: CustomerRepository;
+  attributes: CustomAttributesService;
+  uow: UnitOfWork;
+  clock: Clock;
+}
+
+export class MetersService implements ResourceService<MeterView> {
+  constructor(private readonly deps: MeterDependencies) {}
+
+  async create(actor: Actor, input: unknown): Promise<MeterView> {
+    assertCanWrite(actor);
+    const command = parseInput(createMeterCommand, input, { removed: removedMeterFields });
+    const { meters, attributes, uow, clock } = this.deps;
+    return uow.transactional(async () => {
+      const formula = await this.checkMeter(actor, command, randomUUID());
+      const customAttributes = await attributes.checkValues(actor.accountId, 'meter', command.customAttributes);
+      const now = clock.now();
+      const meter = Object.assign(new Meter(), {
+        ...command,
+        id: formula.id,
+        accountId: actor.accountId,
+        startDate: new Date(command.startDate),
+        formula: formula.components,
+        customAttributes,
+        createdAt: now,
+        updatedAt: now,
+      });
+      meters.add(meter);
+      return present(meter, await attributes.presenter(actor.accountId, 'meter'));
+    });
+  }
+
+  async get(actor: Actor, id: string): Promise<MeterView> {
+    return (await this.presentAll(actor, [await loadOwned(this.deps.meters, actor, 'meter', id)]))[0]!;
+  }
+
+  async getMany(actor: Actor, ids: readonly string[]): Promise<MeterView[]> {
+    return this.presentAll(actor, await this.deps.meters.findByIds(actor.accountId, ids));
+  }
+
+  async listBySites(actor: Actor, siteIds: readonly string[]): Promise<MeterView[]> {
+    return this.presentAll(actor, await this.deps.meters.findBySiteIds(actor.accountId, siteIds));
+  }
+
+  async list(actor: Actor, query: unknown): Promise<ListResult<MeterView>> {
+    const { limit, offset, ...filter } = parseInput(listMetersQuery, query, { unknownCode: 'unknown_parameter' });
+    const { items, total } = await this.deps.meters.list(actor.accountId, filter, { limit, offset });
+    return { data: await this.presentAll(actor, items), total };
+  }
+
+  async update(actor: Actor, id: string, patch: unknown): Promise<MeterView> {
+    assertCanWrite(actor);
+    const { meters, attributes, uow, clock } = this.deps;
+    return uow.transactional(async () => {
+      const meter = await loadOwned(meters, actor, 'meter', id);
+      const values = await attributes.presenter(actor.accountId, 'meter');
+      const { merged } = mergeUpdate({ current: present(meter, values), patch, patchSchema: updateMeterCommand, createSchema: createMeterCommand, removed: removedMeterFields });
+      if (merged.siteId !== meter.siteId) {
+        const dependents = await meters.dependentsOf(actor.accountId, meter.id);
+        if (dependents.length > 0) throw new ConflictError('meter_in_use', `The meter cannot move to another site while ${dependents.join(', ')} refer to it.`);
+      }
+      const formula = await this.checkMeter(actor, merged, meter.id);
+      const customAttributes = await attributes.checkValues(actor.accountId, 'meter', merged.customAttributes);
+      Object.assign(meter, { ...merged, startDate: new Date(merged.startDate), formula: formula.components, customAttributes, updatedAt: clock.now() });
+      return present(meter, values);
+    });
+  }
+
+  /** Every rule of design.md §4 for physical and virtual meters; returns the parsed formula. */
+  private async checkMeter(actor: Actor, command: MeterCommand, id: string): Promise<{ id: string; components: FormulaComponent[] | null }> {
+    const { meters, sites, mpos } = this.deps;
+    const [site] = await sites.findByIds(actor.accountId, [command.siteId]);
+    const [mpo] = command.mpoId ? await mpos.findByIds(actor.accountId, [command.mpoId]) : [];
+    assertReferences([
+      { path: 'siteId', resource: 'site', id: command.siteId, exists: Boolean(site) },
+      ...(command.mpoId ? [{ path: 'mpoId', resource: 'MPO', id: command.mpoId, exists: Boolean(mpo) }] : []),
+    ]);
+    if (await meters.isIdentifierTaken(actor.accountId, command.identifier, id)) {
+      throw new ConflictError('meter_identifier_taken', `A meter with identifier ${command.identifier} exists in this account.`);
+    }
+    const virtualMpo = mpo !== undefined && isVirtualMpo(mpo);
+    if (command.formula === null) {
+      const errors: FieldError[] = [];
+      if (virtualMpo) errors.push({ path: 'formula', code: 'formula_required', message: 'A meter of the virtual MPO needs a formula.' });
+      if (command.grid) errors.push({ path: 'grid', code: 'grid_requires_formula', message: 'Only a virtual meter can stand for the grid.' });
+      if (errors.length > 0) throw new ValidationError(errors);
+      return { id, components: null };
+    }
+    return { id, components: await this.checkVirtual(actor, command, id, virtualMpo) };
+  }
+
+  private async checkVirtual(actor: Actor, command: MeterCommand, id: string, virtualMpo: boolean): Promise<FormulaComponent[]> {
+    const { meters, customers } = this.deps;
+    const parsed = parseFormula(command.formula);
+    const errors: FieldError[] = parsed.ok ? [] : [...parsed.errors];
+    if (!virtualMpo) errors.push({ path: 'mpoId', code: 'virtual_mpo_required', message: 'A virtual meter names the virtual MPO (channel pseudo, provider virtual).' });
+    if (command.measuring !== 'load_profile_accurate') {
+      errors.push({ path: 'measuring', code: 'virtual_meter_measuring', message: 'A virtual meter measures load_profile_accurate.' });
+    }
+    if (!parsed.ok || errors.length > 0) throw new ValidationError(errors);
+    const formula = parsed.formula;
+    const meterIds = referencedMeterIds(formula);
+    const customerIds = referencedCustomerIds(formula);
+    const found = new Map((await meters.findByIds(actor.accountId, meterIds)).map((m) => [m.id, m]));
+    const foundCustomers = new Set((await customers.findByIds(actor.accountId, customerIds)).map((c) => c.id));
+    assertReferences(
+      formula.flatMap((component, index) => {
+        if (component.type === 'meter') return [{ path: `formula[${index}].meterId`, resource: 'meter', id: component.meterId, exists: found.has(component.meterId) }];
+        if (component.type === 'aggregation' && component.customerId) {
+          return [{ path: `formula[${index}].customerId`, resource: 'customer', id: component.customerId, exists: foundCustomers.has(component.customerId) }];
+        }
+        return [];
+      }),
+    );
+    const otherSite = formula.flatMap((c, index) =>
+      c.type === 'meter' && found.get(c.meterId)!.siteId !== command.siteId
+        ? [{ path: `formula[${index}].meterId`, code: 'formula_meter_other_site', message: 'A formula names meters of its own site only.' }]
+        : [],
+    );
+    if (otherSite.length > 0) throw new ValidationError(otherSite);
+    const virtuals = new Map((await meters.virtualMetersOfSite(actor.accountId, command.siteId)).map((m) => [m.id, referencedMeterIds(m.formula ?? [])]));
+    virtuals.set(id, meterIds);
+    const cycle = findCycle(id, (meterId) => virtuals.get(meterId) ?? []);
+    if (cycle) throw new ValidationError([{ path: 'formula', code: 'formula_cycle', message: `The formula refers back to itself: ${cycle.join(' -> ')}.` }]);
+    if (command.grid) {
+      const grid = await meters.findGridMeter(actor.accountId, command.siteId);
+      if (grid && grid.id !== id) throw new ConflictError('grid_meter_exists', `The site already has its grid meter: ${grid.id}.`);
+    }
+    return formula;
+  }
+
+  private async presentAll(actor: Actor, meters: Meter[]): Promise<MeterView[]> {
+    const values = await this.deps.attributes.presenter(actor.accountId, 'meter');
+    return meters.map((meter) => present(meter, values));
+  }
+}

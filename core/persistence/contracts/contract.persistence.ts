@@ -1,0 +1,101 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ContractMeterRepository, ContractRepository } from '../../contracts/contracts.repository.js';
+import { Contract, ContractMeter } from '../../domain/contracts/contract.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+import { CustomerEntity } from '../customers/customer.persistence.js';
+import { MeterEntity } from '../meters/meter.persistence.js';
+import { ProductEntity } from '../products/product.persistence.js';
+import { SiteEntity } from '../sites/site.entity.js';
+
+export const ContractEntity = defineEntity({
+  class: Contract,
+  tableName: 'contracts',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'siteId'] }, { properties: ['accountId', 'customerId'] }],
+  uniques: [{ properties: ['accountId', 'number'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    customerId: () => p.manyToOne(CustomerEntity).mapToPk().fieldName('customer_id'),
+    electricityProductId: () => p.manyToOne(ProductEntity).mapToPk().fieldName('electricity_product_id'),
+    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
+    dunningBlock: p.boolean(),
+    startDate: p.string().columnType('date'),
+    endDate: p.string().columnType('date').nullable(),
+    number: p.string().length(100),
+    customAttributes: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export const ContractMeterEntity = defineEntity({
+  class: ContractMeter,
+  tableName: 'contract_meters',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'meterId', 'startDate'] }, { properties: ['accountId', 'contractId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
+    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
+    meterId: () => p.manyToOne(MeterEntity).mapToPk().fieldName('meter_id'),
+    startDate: p.string().columnType('date'),
+    endDate: p.string().columnType('date').nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+const byCreation = { orderBy: { createdAt: 'asc', id: 'asc' } } as const;
+
+export class MikroContractRepository
+  extends AccountScopedRepository<Contract, { siteId?: string; customerId?: string; electricityProductId?: string }>
+  implements ContractRepository
+{
+  constructor(em: EntityManager) {
+    super(em, ContractEntity);
+  }
+
+  async isNumberTaken(accountId: string, number: string, exceptId?: string): Promise<boolean> {
+    return (await this.em.count(ContractEntity, { accountId, number, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0;
+  }
+
+  findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<Contract[]> {
+    return this.em.find(ContractEntity, { accountId, customerId: { $in: [...customerIds] } }, byCreation);
+  }
+
+  findBySiteIds(accountId: string, siteIds: readonly string[]): Promise<Contract[]> {
+    return this.em.find(ContractEntity, { accountId, siteId: { $in: [...siteIds] } }, byCreation);
+  }
+}
+
+export class MikroContractMeterRepository
+  extends AccountScopedRepository<ContractMeter, { contractId?: string; meterId?: string; siteId?: string }>
+  implements ContractMeterRepository
+{
+  constructor(em: EntityManager) {
+    super(em, ContractMeterEntity);
+  }
+
+  assignmentsOfMeter(accountId: string, meterId: string): Promise<ContractMeter[]> {
+    return this.em.find(ContractMeterEntity, { accountId, meterId });
+  }
+
+  countForContract(accountId: string, contractId: string): Promise<number> {
+    return this.em.count(ContractMeterEntity, { accountId, contractId });
+  }
+
+  findByContractIds(accountId: string, contractIds: readonly string[]): Promise<ContractMeter[]> {
+    return this.em.find(ContractMeterEntity, { accountId, contractId: { $in: [...contractIds] } }, byCreation);
+  }
+
+  activeOnDate(accountId: string, meterIds: readonly string[], date: string): Promise<ContractMeter[]> {
+    return this.em.find(ContractMeterEntity, {
+      accountId,
+      meterId: { $in: [...meterIds] },
+      startDate: { $lte: date },
+      $or: [{ endDate: null }, { endDate: { $gt: date } }],
+    });
+  }
+}

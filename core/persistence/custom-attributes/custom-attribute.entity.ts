@@ -1,0 +1,19 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { CustomAttributeDefinition } from '../../domain/custom-attributes/custom-attribute.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+
+export const CustomAttributeEntity = defineEntity({
+  class: CustomAttributeDefinition,
+  tableName: 'custom_attributes',
+  uniques: [{ properties: ['accountId', 'entity', 'name'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    title: p.string().length(200),
+    name: p.string().length(63),
+    entity: p.string().length(32),
+    type: p.string().length(16),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});

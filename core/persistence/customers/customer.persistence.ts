@@ -1,0 +1,43 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CustomerRepository } from '../../customers/customers.repository.js';
+import type { Address } from '../../domain/addresses/address.js';
+import { Customer } from '../../domain/customers/customer.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+
+export const CustomerEntity = defineEntity({
+  class: Customer,
+  tableName: 'customers',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
+  uniques: [{ properties: ['accountId', 'number'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    companyName: p.string().length(200).nullable(),
+    address: p.json<Address>().nullable(),
+    deliveryAddress: p.json<Address>().nullable(),
+    invoiceEmail: p.string().length(320).nullable(),
+    email: p.string().length(320).nullable(),
+    number: p.string().length(100).nullable(),
+    salutation: p.string().length(200).nullable(),
+    title: p.string().length(200).nullable(),
+    firstName: p.string().length(200).nullable(),
+    lastName: p.string().length(200).nullable(),
+    phone1: p.string().length(200).nullable(),
+    phone2: p.string().length(200).nullable(),
+    customAttributes: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export class MikroCustomerRepository extends AccountScopedRepository<Customer> implements CustomerRepository {
+  constructor(em: EntityManager) {
+    super(em, CustomerEntity);
+  }
+
+  async isNumberTaken(accountId: string, number: string, exceptId?: string): Promise<boolean> {
+    return (await this.em.count(CustomerEntity, { accountId, number, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0;
+  }
+}

@@ -1,0 +1,71 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FormulaComponent } from '../../domain/meters/formula.js';
+import { Meter } from '../../domain/meters/meter.js';
+import type { MeterRepository } from '../../meters/meters.repository.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+import { MpoEntity } from '../mpos/mpo.persistence.js';
+import { SiteEntity } from '../sites/site.entity.js';
+
+export const MeterEntity = defineEntity({
+  class: Meter,
+  tableName: 'meters',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'siteId'] }],
+  uniques: [{ properties: ['accountId', 'identifier'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
+    mpoId: () => p.manyToOne(MpoEntity).mapToPk().fieldName('mpo_id').nullable(),
+    direction: p.string().length(16),
+    identifier: p.string().length(100),
+    serial: p.string().length(200).nullable(),
+    startDate: p.datetime(3),
+    measuring: p.string().length(32),
+    grid: p.boolean(),
+    formula: p.json<FormulaComponent[]>().nullable(),
+    customAttributes: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export class MikroMeterRepository extends AccountScopedRepository<Meter, { siteId?: string }> implements MeterRepository {
+  constructor(em: EntityManager) {
+    super(em, MeterEntity);
+  }
+
+  async isIdentifierTaken(accountId: string, identifier: string, exceptId?: string): Promise<boolean> {
+    return (await this.em.count(MeterEntity, { accountId, identifier, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0;
+  }
+
+  findGridMeter(accountId: string, siteId: string): Promise<Meter | null> {
+    return this.em.findOne(MeterEntity, { accountId, siteId, grid: true });
+  }
+
+  virtualMetersOfSite(accountId: string, siteId: string): Promise<Meter[]> {
+    return this.em.find(MeterEntity, { accountId, siteId, formula: { $ne: null } });
+  }
+
+  findBySiteIds(accountId: string, siteIds: readonly string[]): Promise<Meter[]> {
+    if (siteIds.length === 0) return Promise.resolve([]);
+    return this.em.find(MeterEntity, { accountId, siteId: { $in: [...siteIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
+  async dependentsOf(accountId: string, meterId: string): Promise<string[]> {
+    const [row] = await this.em.execute<{ contract_meters: string; settings: string; formulas: string }[]>(
+      `select
+         (select count(*) from contract_meters where account_id = ? and meter_id = ?) as contract_meters,
+         (select count(*) from meter_balancing_settings where account_id = ? and meter_id = ?) as settings,
+         (select count(*) from meters where account_id = ? and formula @> ?::jsonb) as formulas`,
+      [accountId, meterId, accountId, meterId, accountId, JSON.stringify([{ meterId }])],
+    );
+    const counts = { 'contract meters': row!.contract_meters, 'balancing settings': row!.settings, 'virtual meter formulas': row!.formulas };
+    return Object.entries(counts).flatMap(([what, count]) => (Number(count) > 0 ? [what] : []));
+  }
+
+  async lock(accountId: string, meterId: string): Promise<void> {
+    await this.em.execute('select id from meters where account_id = ? and id = ? for update', [accountId, meterId]);
+  }
+}

@@ -1,0 +1,27 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ElectricityProduct, type PrepaymentConfiguration } from '../../domain/products/electricity-product.js';
+import type { ProductRepository } from '../../products/products.service.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+
+export const ProductEntity = defineEntity({
+  class: ElectricityProduct,
+  tableName: 'electricity_products',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    name: p.string().length(200),
+    description: p.text().nullable(),
+    prepaymentConfiguration: p.json<PrepaymentConfiguration>().nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export class MikroProductRepository extends AccountScopedRepository<ElectricityProduct> implements ProductRepository {
+  constructor(em: EntityManager) {
+    super(em, ProductEntity);
+  }
+}

@@ -1,0 +1,61 @@
+import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import type { CustomerView } from '../../core/customers/customers.commands.js';
+import type { GraphQLContext } from '../context.js';
+import { crudResolver } from '../crud-resolver.js';
+import { AccountType, CustomAttributeInput, CustomAttributeListArgs, CustomAttributeListType, CustomAttributeType, UserListType, UserType } from '../types/account.types.js';
+import { ListArgs } from '../types/common.types.js';
+import { ContractType } from '../types/contract.types.js';
+import { CustomerInput, CustomerListType, CustomerType, ProductInput, ProductListType, ProductType } from '../types/customer.types.js';
+
+@Resolver(() => CustomerType)
+export class CustomerResolver extends crudResolver({
+  name: 'Customer',
+  plural: 'Customers',
+  type: CustomerType,
+  list: CustomerListType,
+  args: ListArgs,
+  input: CustomerInput,
+  service: ({ services }) => services.customers,
+}) {
+  @FieldResolver(() => [ContractType])
+  contracts(@Root() customer: CustomerView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.contractsByCustomer.load(customer.id);
+  }
+}
+
+@Resolver(() => ProductType)
+export class ProductResolver extends crudResolver({
+  name: 'ElectricityProduct',
+  plural: 'ElectricityProducts',
+  type: ProductType,
+  list: ProductListType,
+  args: ListArgs,
+  input: ProductInput,
+  service: ({ services }) => services.products,
+}) {}
+
+@Resolver(() => CustomAttributeType)
+export class CustomAttributeResolver extends crudResolver({
+  name: 'CustomAttribute',
+  plural: 'CustomAttributes',
+  type: CustomAttributeType,
+  list: CustomAttributeListType,
+  args: CustomAttributeListArgs,
+  input: CustomAttributeInput,
+  service: ({ services }) => services.customAttributes,
+}) {}
+
+@Resolver(() => UserType)
+export class UserResolver extends crudResolver({
+  name: 'User',
+  plural: 'Users',
+  type: UserType,
+  list: UserListType,
+  args: ListArgs,
+  service: ({ services }) => services.users,
+}) {
+  @Query(() => AccountType)
+  account(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
+    return services.users.getAccount(actor, id);
+  }
+}

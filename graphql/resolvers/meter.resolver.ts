@@ -1,0 +1,42 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { MeterView } from '../../core/meters/meters.commands.js';
+import type { GraphQLContext } from '../context.js';
+import { crudResolver } from '../crud-resolver.js';
+import { ListArgs } from '../types/common.types.js';
+import { ContractType } from '../types/contract.types.js';
+import { MeterInput, MeterListArgs, MeterListType, MeterType, MpoInput, MpoListType, MpoType } from '../types/meter.types.js';
+import { SiteType } from '../types/site.types.js';
+
+@Resolver(() => MeterType)
+export class MeterResolver extends crudResolver({
+  name: 'Meter',
+  plural: 'Meters',
+  type: MeterType,
+  list: MeterListType,
+  args: MeterListArgs,
+  input: MeterInput,
+  service: ({ services }) => services.meters,
+}) {
+  @FieldResolver(() => SiteType)
+  site(@Root() meter: MeterView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.site.load(meter.siteId);
+  }
+
+  @FieldResolver(() => ContractType, { nullable: true, description: 'The contract the meter is assigned to today' })
+  async contract(@Root() meter: MeterView, @Ctx() { loaders }: GraphQLContext) {
+    const assignment = await loaders.activeAssignment.load(meter.id);
+    return assignment && loaders.contract.load(assignment.contractId);
+  }
+}
+
+@Resolver(() => MpoType)
+export class MpoResolver extends crudResolver({
+  name: 'Mpo',
+  plural: 'Mpos',
+  type: MpoType,
+  list: MpoListType,
+  args: ListArgs,
+  input: MpoInput,
+  updatable: false,
+  service: ({ services }) => services.mpos,
+}) {}

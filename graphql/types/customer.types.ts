@@ -1,0 +1,81 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { AddressInput, AddressType } from './common.types.js';
+
+@ObjectType('Customer')
+export class CustomerType {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true }) companyName!: string | null;
+  @Field(() => AddressType, { nullable: true }) address!: AddressType | null;
+  @Field(() => AddressType, { nullable: true }) deliveryAddress!: AddressType | null;
+  @Field(() => String, { nullable: true }) invoiceEmail!: string | null;
+  @Field(() => String, { nullable: true }) email!: string | null;
+  @Field(() => String, { nullable: true }) number!: string | null;
+  @Field(() => String, { nullable: true }) salutation!: string | null;
+  @Field(() => String, { nullable: true }) title!: string | null;
+  @Field(() => String, { nullable: true }) firstName!: string | null;
+  @Field(() => String, { nullable: true }) lastName!: string | null;
+  @Field(() => String, { nullable: true }) phone1!: string | null;
+  @Field(() => String, { nullable: true }) phone2!: string | null;
+  @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType('CustomerList')
+export class CustomerListType {
+  @Field(() => [CustomerType]) data!: CustomerType[];
+  @Field(() => Int) total!: number;
+}
+
+@InputType('CustomerInput')
+export class CustomerInput {
+  @Field(() => String, { nullable: true }) companyName?: string | null;
+  @Field(() => AddressInput, { nullable: true }) address?: AddressInput | null;
+  @Field(() => AddressInput, { nullable: true }) deliveryAddress?: AddressInput | null;
+  @Field(() => String, { nullable: true }) invoiceEmail?: string | null;
+  @Field(() => String, { nullable: true }) email?: string | null;
+  @Field(() => String, { nullable: true }) number?: string | null;
+  @Field(() => String, { nullable: true }) salutation?: string | null;
+  @Field(() => String, { nullable: true }) title?: string | null;
+  @Field(() => String, { nullable: true }) firstName?: string | null;
+  @Field(() => String, { nullable: true }) lastName?: string | null;
+  @Field(() => String, { nullable: true }) phone1?: string | null;
+  @Field(() => String, { nullable: true }) phone2?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
+}
+
+@ObjectType('PrepaymentConfiguration')
+export class PrepaymentConfigurationType {
+  @Field(() => String, { description: 'monthly, quarterly or yearly' }) cycle!: string;
+  @Field(() => Int) dayOfMonth!: number;
+}
+
+@InputType('PrepaymentConfigurationInput')
+export class PrepaymentConfigurationInput {
+  @Field(() => String, { nullable: true }) cycle?: string | null;
+  @Field(() => Int, { nullable: true }) dayOfMonth?: number | null;
+}
+
+@ObjectType('ElectricityProduct')
+export class ProductType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => PrepaymentConfigurationType, { nullable: true }) prepaymentConfiguration!: PrepaymentConfigurationType | null;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType('ElectricityProductList')
+export class ProductListType {
+  @Field(() => [ProductType]) data!: ProductType[];
+  @Field(() => Int) total!: number;
+}
+
+@InputType('ElectricityProductInput')
+export class ProductInput {
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => PrepaymentConfigurationInput, { nullable: true }) prepaymentConfiguration?: PrepaymentConfigurationInput | null;
+}

@@ -1,0 +1,68 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ListArgs } from './common.types.js';
+
+@ObjectType('Meter')
+export class MeterType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) siteId!: string;
+  @Field(() => ID, { nullable: true }) mpoId!: string | null;
+  @Field(() => String, { description: 'consumer or producer' }) direction!: string;
+  @Field(() => String) identifier!: string;
+  @Field(() => String, { nullable: true }) serial!: string | null;
+  @Field(() => String, { description: 'ISO 8601 UTC with milliseconds' }) startDate!: string;
+  @Field(() => String, { description: 'load_profile_accurate, readings_accurate or readings_inaccurate' }) measuring!: string;
+  @Field(() => Boolean) grid!: boolean;
+  @Field(() => [GraphQLJSONObject], { nullable: true, description: 'Components of a virtual meter' }) formula!: Record<string, unknown>[] | null;
+  @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType('MeterList')
+export class MeterListType {
+  @Field(() => [MeterType]) data!: MeterType[];
+  @Field(() => Int) total!: number;
+}
+
+@ArgsType()
+export class MeterListArgs extends ListArgs {
+  @Field(() => ID, { nullable: true }) siteId?: string;
+}
+
+@InputType('MeterInput')
+export class MeterInput {
+  @Field(() => ID, { nullable: true }) siteId?: string | null;
+  @Field(() => ID, { nullable: true }) mpoId?: string | null;
+  @Field(() => String, { nullable: true }) direction?: string | null;
+  @Field(() => String, { nullable: true }) identifier?: string | null;
+  @Field(() => String, { nullable: true }) serial?: string | null;
+  @Field(() => String, { nullable: true }) startDate?: string | null;
+  @Field(() => String, { nullable: true }) measuring?: string | null;
+  @Field(() => Boolean, { nullable: true }) grid?: boolean | null;
+  @Field(() => [GraphQLJSONObject], { nullable: true }) formula?: Record<string, unknown>[] | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
+}
+
+@ObjectType('Mpo')
+export class MpoType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) channel!: string;
+  @Field(() => String) provider!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType('MpoList')
+export class MpoListType {
+  @Field(() => [MpoType]) data!: MpoType[];
+  @Field(() => Int) total!: number;
+}
+
+@InputType('MpoInput')
+export class MpoInput {
+  @Field(() => String, { nullable: true }) channel?: string | null;
+  @Field(() => String, { nullable: true }) provider?: string | null;
+  @Field(() => String, { nullable: true }) name?: string | null;
+}

@@ -1,0 +1,155 @@
+import { accountView, listUsersQuery, userView } from '../../core/accounts/accounts.commands.js';
+import type { UsersService } from '../../core/accounts/users.service.js';
+import {
+  balancingSettingView,
+  createBalancingSettingCommand,
+  listBalancingSettingsQuery,
+  updateBalancingSettingCommand,
+} from '../../core/balancing/balancing-settings.commands.js';
+import type { BalancingSettingsService } from '../../core/balancing/balancing-settings.service.js';
+import type { ContractMetersService } from '../../core/contracts/contract-meters.service.js';
+import {
+  contractMeterView,
+  contractView,
+  createContractCommand,
+  createContractMeterCommand,
+  listContractMetersQuery,
+  listContractsQuery,
+  updateContractCommand,
+  updateContractMeterCommand,
+} from '../../core/contracts/contracts.commands.js';
+import type { ContractsService } from '../../core/contracts/contracts.service.js';
+import {
+  createCustomAttributeCommand,
+  customAttributeView,
+  listCustomAttributesQuery,
+  updateCustomAttributeCommand,
+} from '../../core/custom-attributes/custom-attributes.commands.js';
+import type { CustomAttributesService } from '../../core/custom-attributes/custom-attributes.service.js';
+import { createCustomerCommand, customerView, listCustomersQuery, updateCustomerCommand } from '../../core/customers/customers.commands.js';
+import type { CustomersService } from '../../core/customers/customers.service.js';
+import { createMeterCommand, listMetersQuery, meterView, updateMeterCommand } from '../../core/meters/meters.commands.js';
+import type { MetersService } from '../../core/meters/meters.service.js';
+import { createMpoCommand, listMposQuery, mpoView } from '../../core/mpos/mpos.commands.js';
+import type { MposService } from '../../core/mpos/mpos.service.js';
+import { createProductCommand, listProductsQuery, productView, updateProductCommand } from '../../core/products/products.commands.js';
+import type { ProductsService } from '../../core/products/products.service.js';
+import { createSiteCommand, listSitesQuery, siteView, updateSiteCommand } from '../../core/sites/sites.commands.js';
+import type { SitesService } from '../../core/sites/sites.service.js';
+import { resourceRoutes } from '../resource-routes.js';
+import type { RouteSpec } from '../route.js';
+
+export interface MasterDataServices {
+  sites: SitesService;
+  mpos: MposService;
+  meters: MetersService;
+  customers: CustomersService;
+  products: ProductsService;
+  contracts: ContractsService;
+  contractMeters: ContractMetersService;
+  balancingSettings: BalancingSettingsService;
+  customAttributes: CustomAttributesService;
+  users: UsersService;
+}
+
+/** Onboarding resources in the spec's order: site, product, customer, meter, contract, assignment, setting. */
+export function masterDataRoutes(s: MasterDataServices): RouteSpec[] {
+  return [
+    ...resourceRoutes({ path: '/v1/sites', tag: 'Sites', singular: 'Site', plural: 'Sites', view: siteView, service: s.sites, create: createSiteCommand, list: listSitesQuery, update: updateSiteCommand }),
+    ...resourceRoutes({
+      path: '/v1/electricity-products',
+      tag: 'Electricity products',
+      singular: 'ElectricityProduct',
+      plural: 'ElectricityProducts',
+      view: productView,
+      service: s.products,
+      create: createProductCommand,
+      list: listProductsQuery,
+      update: updateProductCommand,
+    }),
+    ...resourceRoutes({
+      path: '/v1/customers',
+      tag: 'Customers',
+      singular: 'Customer',
+      plural: 'Customers',
+      view: customerView,
+      service: s.customers,
+      create: createCustomerCommand,
+      list: listCustomersQuery,
+      update: updateCustomerCommand,
+      conflicts: true,
+    }),
+    ...resourceRoutes({ path: '/v1/mpos', tag: 'MPOs', singular: 'Mpo', plural: 'Mpos', view: mpoView, service: s.mpos, create: createMpoCommand, list: listMposQuery, conflicts: true }),
+    ...resourceRoutes({
+      path: '/v1/meters',
+      tag: 'Meters',
+      singular: 'Meter',
+      plural: 'Meters',
+      view: meterView,
+      service: s.meters,
+      create: createMeterCommand,
+      list: listMetersQuery,
+      update: updateMeterCommand,
+      conflicts: true,
+    }),
+    ...resourceRoutes({
+      path: '/v1/contracts',
+      tag: 'Contracts',
+      singular: 'Contract',
+      plural: 'Contracts',
+      view: contractView,
+      service: s.contracts,
+      create: createContractCommand,
+      list: listContractsQuery,
+      update: updateContractCommand,
+      conflicts: true,
+    }),
+    ...resourceRoutes({
+      path: '/v1/contract-meters',
+      tag: 'Contract meters',
+      singular: 'ContractMeter',
+      plural: 'ContractMeters',
+      view: contractMeterView,
+      service: s.contractMeters,
+      create: createContractMeterCommand,
+      list: listContractMetersQuery,
+      update: updateContractMeterCommand,
+      conflicts: true,
+    }),
+    ...resourceRoutes({
+      path: '/v1/meter-balancing-settings',
+      tag: 'Meter balancing settings',
+      singular: 'MeterBalancingSetting',
+      plural: 'MeterBalancingSettings',
+      view: balancingSettingView,
+      service: s.balancingSettings,
+      create: createBalancingSettingCommand,
+      list: listBalancingSettingsQuery,
+      update: updateBalancingSettingCommand,
+      conflicts: true,
+    }),
+    ...resourceRoutes({
+      path: '/v1/custom-attributes',
+      tag: 'Custom attributes',
+      singular: 'CustomAttribute',
+      plural: 'CustomAttributes',
+      view: customAttributeView,
+      service: s.customAttributes,
+      create: createCustomAttributeCommand,
+      list: listCustomAttributesQuery,
+      update: updateCustomAttributeCommand,
+      conflicts: true,
+    }),
+    ...resourceRoutes({ path: '/v1/users', tag: 'Users', singular: 'User', plural: 'Users', view: userView, service: s.users, list: listUsersQuery }),
+    {
+      method: 'get',
+      path: '/v1/accounts/{id}',
+      operationId: 'getAccount',
+      summary: "Read the caller's account (its timezone governs every date)",
+      tag: 'Accounts',
+      response: { status: 200, description: 'The account', schema: accountView },
+      errors: [404],
+      handle: async ({ actor, params }) => ({ status: 200, body: await s.users.getAccount(actor, params.id!) }),
+    },
+  ];
+}
