@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openOrm } from '../core/persistence/orm.js';
+import { migrate, openOrm, type OrmOptions } from '../core/persistence/orm.js';
 import type { Config } from './config.js';
 import { openDatabase, resolveJwtSecret, type Database } from './database.js';
 
@@ -12,10 +12,10 @@ export interface Runtime {
 }
 
 /** Opens the database (external or embedded), applies pending migrations and resolves secrets. */
-export async function openRuntime(config: Config): Promise<Runtime> {
+export async function openRuntime(config: Config, hooks: Pick<OrmOptions, 'onQuery'> = {}): Promise<Runtime> {
   const database = await openDatabase(config);
   try {
-    const orm = await openOrm({ clientUrl: database.url, poolSize: config.DB_POOL_SIZE });
+    const orm = await openOrm({ clientUrl: database.url, poolSize: config.DB_POOL_SIZE, ...hooks });
     await migrate(orm);
     const jwtSecret = await resolveJwtSecret(config);
     return {

@@ -6,6 +6,7 @@ import { pino, type Logger } from 'pino';
 import { createGraphQLApi } from '../graphql/graphql-api.js';
 import { accessLog, authenticate, rateLimit, requestId } from '../rest/http-guards.js';
 import { createRestApi, errorHandler, notFound } from '../rest/rest-api.js';
+import type { OrmOptions } from '../core/persistence/orm.js';
 import type { Config } from './config.js';
 import { buildContainer, resolveServices, type ContainerSettings } from './container.js';
 import { openRuntime } from './runtime.js';
@@ -54,8 +55,12 @@ function closeHttp(server: Server, timeoutMs: number): Promise<void> {
   });
 }
 
-export async function startServer(config: Config, logger: Logger = pino({ level: config.LOG_LEVEL })): Promise<RunningServer> {
-  const runtime = await openRuntime(config);
+export async function startServer(
+  config: Config,
+  logger: Logger = pino({ level: config.LOG_LEVEL }),
+  hooks: Pick<OrmOptions, 'onQuery'> = {},
+): Promise<RunningServer> {
+  const runtime = await openRuntime(config, hooks);
   const { app, stopGraphQL } = await createHttpApp({
     config,
     logger,

@@ -32,7 +32,7 @@ export function mergeUpdate<S extends z.ZodType>(update: MergeUpdate<S>): { merg
     .map((field) => ({ path: field, code: 'field_read_only', message: `"${field}" is read-only.` }));
   if (errors.length > 0) throw new ValidationError(errors);
   const changes = Object.fromEntries(Object.entries(parsed).filter(([key]) => !readOnly.includes(key)));
-  const editable = Object.fromEntries(Object.entries(update.current).filter(([key]) => !readOnly.includes(key)));
+  const editable = Object.fromEntries(Object.entries(update.current).filter(([key]) => !(READ_ONLY_FIELDS as readonly string[]).includes(key)));
   const merged = mergePatch(editable, changes) as Record<string, unknown>;
   update.adjust?.(merged, changes);
   return { merged: parseInput(update.createSchema, merged), changes };

@@ -8,9 +8,11 @@ export const MIGRATIONS_PATH = fileURLToPath(new URL('../../migrations', import.
 export interface OrmOptions {
   clientUrl: string;
   poolSize?: number;
+  /** Sees every SQL statement (tests count them to prove batching). */
+  onQuery?: (sql: string) => void;
 }
 
-export function ormConfig({ clientUrl, poolSize = 10 }: OrmOptions) {
+export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions) {
   return defineConfig({
     clientUrl,
     entities,
@@ -28,7 +30,8 @@ export function ormConfig({ clientUrl, poolSize = 10 }: OrmOptions) {
     },
     // Every use goes through a request or job context; the global manager is a bug.
     allowGlobalContext: false,
-    debug: false,
+    debug: onQuery ? ['query'] : false,
+    ...(onQuery ? { logger: (message: string) => message.includes('[query]') && onQuery(message) } : {}),
   });
 }
 

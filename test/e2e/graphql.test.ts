@@ -85,3 +85,43 @@ describe('GraphQL', () => {
     expect([rest.status, rest.body.code]).toEqual([403, 'forbidden']);
   });
 });
+
+describe('GraphQL mutations of the master data', () => {
+  let app: TestApp;
+  let a: SignedUp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    a = await app.signUp('Acme');
+  });
+  afterAll(() => app.close());
+
+  it('onboards through mutations with the same rules and codes as REST', async () => {
+    const site = (await a.api.graphql('mutation { createSite(input: { name: "S", type: "balanced_accurate", address: { locality: "Bonn", postCode: "53111", country: "DE" } }) { id } }')).body.data.createSite;
+    const product = (await a.api.graphql('mutation { createElectricityProduct(input: { name: "P", prepaymentConfiguration: { cycle: "monthly", dayOfMonth: 1 } }) { id prepaymentConfiguration { cycle } } }')).body.data
+      .createElectricityProduct;
+    expect(product.prepaymentConfiguration).toEqual({ cycle: 'monthly' });
+    const customer = (await a.api.graphql('mutation { createCustomer(input: { lastName: "Kim" }) { id } }')).body.data.createCustomer;
+    const meterInput = { siteId: site.id, direction: 'consumer', identifier: 'M1', measuring: 'readings_accurate', startDate: '2026-01-01T00:00:00.000Z' };
+    const meter = await a.api.graphql('mutation($input: MeterInput!) { createMeter(input: $input) { id identifier site { id } } }', { input: meterInput });
+    expect(meter.body.data.createMeter.site.id).toBe(site.id);
+    const duplicate = await a.api.graphql('mutation($input: MeterInput!) { createMeter(input: $input) { id } }', { input: meterInput });
+    expect(duplicate.body.errors[0].extensions.code).toBe('meter_identifier_taken');
+    const contract = await a.api.graphql('mutation($input: ContractInput!) { createContract(input: $input) { id customer { lastName } } }', {
+      input: { customerId: customer.id, electricityProductId: product.id, siteId: site.id, dunningBlock: false, startDate: '2026-01-01', number: 'G-1' },
+    });
+    expect(contract.body.data.createContract.customer.lastName).toBe('Kim');
+    const assignment = await a.api.graphql('mutation($input: ContractMeterInput!) { createContractMeter(input: $input) { meter { identifier } contract { number } } }', {
+      input: { contractId: contract.body.data.createContract.id, siteId: site.id, meterId: meter.body.data.createMeter.id, startDate: '2026-01-01' },
+    });
+    expect(assignment.body.data.createContractMeter).toEqual({ meter: { identifier: 'M1' }, contract: { number: 'G-1' } });
+    const setting = await a.api.graphql('mutation($input: MeterBalancingSettingInput!) { createMeterBalancingSetting(input: $input) { priority meter { identifier } } }', {
+      input: { siteId: site.id, meterId: meter.body.data.createMeter.id, balancing: 'participant', startDate: '2026-01-01', priority: 3 },
+    });
+    expect(setting.body.data.createMeterBalancingSetting).toEqual({ priority: 3, meter: { identifier: 'M1' } });
+    const removed = await a.api.graphql('mutation { createMpo(input: { channel: "pseudo", provider: "virtual", name: "V" }) { id } }');
+    expect(removed.body.data.createMpo.id).toEqual(expect.any(String));
+    const account = await a.api.graphql('query($id: ID!) { account(id: $id) { companyName timezone } users { total } }', { id: a.accountId });
+    expect(account.body.data).toEqual({ account: { companyName: 'Acme', timezone: 'Europe/Berlin' }, users: { total: 1 } });
+  });
+});

@@ -32,7 +32,7 @@ export interface SignedUp {
   api: Api;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, hooks: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
   const database = await createTestDatabase(inject('templateDatabase'));
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -50,7 +50,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       done();
     },
   });
-  const server = await startServer(config, pino({ level: config.LOG_LEVEL }, sink));
+  const server = await startServer(config, pino({ level: config.LOG_LEVEL }, sink), hooks);
   const cli = async (...args: string[]) => (await runCli(config, args)) as Record<string, string>;
   const api = (token?: string) => new Api(server.url, token);
   let accounts = 0;
