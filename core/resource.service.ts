@@ -1,7 +1,9 @@
+import type { z } from 'zod';
 import type { Actor } from './auth/actor.js';
 import { NotFoundError } from './errors.js';
 import { isUuid } from './ids.js';
 import type { ResourceRepository } from './resource.repository.js';
+import { parseInput } from './validation.js';
 
 export interface ListResult<V> {
   data: V[];
@@ -21,4 +23,22 @@ export async function loadOwned<T>(repository: ResourceRepository<T, never>, act
   const found = isUuid(id) ? await repository.findById(actor.accountId, id) : null;
   if (!found) throw new NotFoundError(resource, id);
   return found;
+}
+
+/** GET list: parse `limit`, `offset` and the filters, read one page, present it. */
+export async function listPage<T, V>(
+  repository: ResourceRepository<T, never>,
+  actor: Actor,
+  schema: z.ZodType<{ limit: number; offset: number }>,
+  query: unknown,
+  present: (items: T[]) => V[] | Promise<V[]>,
+): Promise<ListResult<V>> {
+  const { limit, offset, ...filter } = parseInput(schema, query, { unknownCode: 'unknown_parameter' });
+  const { items, total } = await repository.list(actor.accountId, filter as never, { limit, offset });
+  return { data: await present(items), total };
+}
+
+/** `createdAt` / `updatedAt` as the API shows them. */
+export function timestampsOf(record: { createdAt: Date; updatedAt: Date }): { createdAt: string; updatedAt: string } {
+  return { createdAt: record.createdAt.toISOString(), updatedAt: record.updatedAt.toISOString() };
 }

@@ -2,8 +2,7 @@ import type { Actor } from '../auth/actor.js';
 import type { Account, User } from '../domain/accounts/account.js';
 import { NotFoundError } from '../errors.js';
 import type { ResourceRepository } from '../resource.repository.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
-import { parseInput } from '../validation.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { AccountRepository } from './accounts.repository.js';
 import { listUsersQuery, type AccountView, type UserView } from './accounts.commands.js';
 
@@ -11,12 +10,12 @@ export type UserRepository = ResourceRepository<User>;
 
 function presentUser(user: User): UserView {
   const { id, firstName, lastName, phone1, phone2, email, role } = user;
-  return { id, firstName, lastName, phone1, phone2, email, role, createdAt: user.createdAt.toISOString(), updatedAt: user.updatedAt.toISOString() };
+  return { id, firstName, lastName, phone1, phone2, email, role, ...timestampsOf(user) };
 }
 
 function presentAccount(account: Account): AccountView {
   const { id, companyName, timezone, currency } = account;
-  return { id, companyName, timezone, currency, createdAt: account.createdAt.toISOString(), updatedAt: account.updatedAt.toISOString() };
+  return { id, companyName, timezone, currency, ...timestampsOf(account) };
 }
 
 /** What the API shows of the caller's own account and its users (never tokens). */
@@ -36,9 +35,7 @@ export class UsersService implements ResourceService<UserView> {
     return presentUser(await loadOwned(this.users, actor, 'user', id));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<UserView>> {
-    const page = parseInput(listUsersQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.users.list(actor.accountId, {}, page);
-    return { data: items.map(presentUser), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<UserView>> {
+    return listPage(this.users, actor, listUsersQuery, query, (items) => items.map(presentUser));
   }
 }

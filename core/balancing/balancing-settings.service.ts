@@ -12,7 +12,7 @@ import { ConflictError, ValidationError, type FieldError } from '../errors.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReferences } from '../references.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
@@ -27,7 +27,7 @@ import {
 
 function present(setting: MeterBalancingSetting): BalancingSettingView {
   const { id, siteId, meterId, balancing, startDate, endDate, priority } = setting;
-  return { id, siteId, meterId, balancing, startDate, endDate, priority, createdAt: setting.createdAt.toISOString(), updatedAt: setting.updatedAt.toISOString() };
+  return { id, siteId, meterId, balancing, startDate, endDate, priority, ...timestampsOf(setting) };
 }
 
 export interface BalancingSettingDependencies {
@@ -61,10 +61,8 @@ export class BalancingSettingsService implements ResourceService<BalancingSettin
     return present(await loadOwned(this.deps.settings, actor, 'meter_balancing_setting', id));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<BalancingSettingView>> {
-    const { limit, offset, ...filter } = parseInput(listBalancingSettingsQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.deps.settings.list(actor.accountId, filter, { limit, offset });
-    return { data: items.map(present), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<BalancingSettingView>> {
+    return listPage(this.deps.settings, actor, listBalancingSettingsQuery, query, (items) => items.map(present));
   }
 
   async listBySites(actor: Actor, siteIds: readonly string[]): Promise<BalancingSettingView[]> {

@@ -8,7 +8,7 @@ import { ConflictError, ValidationError, type FieldError } from '../errors.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReferences } from '../references.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { ContractMeterRepository, ContractRepository } from './contracts.repository.js';
@@ -16,7 +16,7 @@ import { createContractMeterCommand, listContractMetersQuery, updateContractMete
 
 function present(assignment: ContractMeter): ContractMeterView {
   const { id, contractId, siteId, meterId, startDate, endDate } = assignment;
-  return { id, contractId, siteId, meterId, startDate, endDate, createdAt: assignment.createdAt.toISOString(), updatedAt: assignment.updatedAt.toISOString() };
+  return { id, contractId, siteId, meterId, startDate, endDate, ...timestampsOf(assignment) };
 }
 
 export interface ContractMeterDependencies {
@@ -49,10 +49,8 @@ export class ContractMetersService implements ResourceService<ContractMeterView>
     return present(await loadOwned(this.deps.contractMeters, actor, 'contract_meter', id));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<ContractMeterView>> {
-    const { limit, offset, ...filter } = parseInput(listContractMetersQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.deps.contractMeters.list(actor.accountId, filter, { limit, offset });
-    return { data: items.map(present), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<ContractMeterView>> {
+    return listPage(this.deps.contractMeters, actor, listContractMetersQuery, query, (items) => items.map(present));
   }
 
   async listByContracts(actor: Actor, contractIds: readonly string[]): Promise<ContractMeterView[]> {

@@ -9,7 +9,7 @@ import { ConflictError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
 import type { ProductRepository } from '../products/products.service.js';
 import { assertReferences } from '../references.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
@@ -28,8 +28,7 @@ function present(contract: Contract, values: PresentValues): ContractView {
     endDate,
     number,
     customAttributes: values(contract.customAttributes),
-    createdAt: contract.createdAt.toISOString(),
-    updatedAt: contract.updatedAt.toISOString(),
+    ...timestampsOf(contract),
   };
 }
 
@@ -77,10 +76,8 @@ export class ContractsService implements ResourceService<ContractView> {
     return this.presentAll(actor, await this.deps.contracts.findBySiteIds(actor.accountId, siteIds));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<ContractView>> {
-    const { limit, offset, ...filter } = parseInput(listContractsQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.deps.contracts.list(actor.accountId, filter, { limit, offset });
-    return { data: await this.presentAll(actor, items), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<ContractView>> {
+    return listPage(this.deps.contracts, actor, listContractsQuery, query, (items) => this.presentAll(actor, items));
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<ContractView> {

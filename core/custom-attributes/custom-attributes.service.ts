@@ -11,7 +11,7 @@ import {
 } from '../domain/custom-attributes/custom-attribute.js';
 import { ConflictError, ValidationError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import {
@@ -26,7 +26,7 @@ export type PresentValues = (values: CustomAttributeValues) => CustomAttributeVa
 
 function present(definition: CustomAttributeDefinition): CustomAttributeView {
   const { id, title, name, entity, type } = definition;
-  return { id, title, name, entity, type, createdAt: definition.createdAt.toISOString(), updatedAt: definition.updatedAt.toISOString() };
+  return { id, title, name, entity, type, ...timestampsOf(definition) };
 }
 
 export class CustomAttributesService implements ResourceService<CustomAttributeView> {
@@ -54,10 +54,8 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
     return present(await loadOwned(this.definitions, actor, 'custom_attribute', id));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<CustomAttributeView>> {
-    const { limit, offset, ...filter } = parseInput(listCustomAttributesQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.definitions.list(actor.accountId, filter, { limit, offset });
-    return { data: items.map(present), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<CustomAttributeView>> {
+    return listPage(this.definitions, actor, listCustomAttributesQuery, query, (items) => items.map(present));
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<CustomAttributeView> {

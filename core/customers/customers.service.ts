@@ -6,7 +6,7 @@ import { presentAddress } from '../domain/addresses/address.js';
 import { Customer } from '../domain/customers/customer.js';
 import { ConflictError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { CustomerRepository } from './customers.repository.js';
@@ -35,8 +35,7 @@ function present(customer: Customer, values: PresentValues): CustomerView {
     phone1,
     phone2,
     customAttributes: values(customer.customAttributes),
-    createdAt: customer.createdAt.toISOString(),
-    updatedAt: customer.updatedAt.toISOString(),
+    ...timestampsOf(customer),
   };
 }
 
@@ -69,10 +68,8 @@ export class CustomersService implements ResourceService<CustomerView> {
     return this.presentAll(actor, await this.customers.findByIds(actor.accountId, ids));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<CustomerView>> {
-    const page = parseInput(listCustomersQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.customers.list(actor.accountId, {}, page);
-    return { data: await this.presentAll(actor, items), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<CustomerView>> {
+    return listPage(this.customers, actor, listCustomersQuery, query, (items) => this.presentAll(actor, items));
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<CustomerView> {

@@ -11,7 +11,7 @@ import { ConflictError, ValidationError, type FieldError } from '../errors.js';
 import type { MpoRepository } from '../mpos/mpos.repository.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReferences } from '../references.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
@@ -34,8 +34,7 @@ function present(meter: Meter, values: PresentValues): MeterView {
     grid,
     formula,
     customAttributes: values(meter.customAttributes),
-    createdAt: meter.createdAt.toISOString(),
-    updatedAt: meter.updatedAt.toISOString(),
+    ...timestampsOf(meter),
   };
 }
 
@@ -87,10 +86,8 @@ export class MetersService implements ResourceService<MeterView> {
     return this.presentAll(actor, await this.deps.meters.findBySiteIds(actor.accountId, siteIds));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<MeterView>> {
-    const { limit, offset, ...filter } = parseInput(listMetersQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.deps.meters.list(actor.accountId, filter, { limit, offset });
-    return { data: await this.presentAll(actor, items), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<MeterView>> {
+    return listPage(this.deps.meters, actor, listMetersQuery, query, (items) => this.presentAll(actor, items));
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<MeterView> {

@@ -3,7 +3,7 @@ import { assertCanWrite, type Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import { isVirtualMpo, Mpo } from '../domain/mpos/mpo.js';
 import { ConflictError } from '../errors.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import { createMpoCommand, listMposQuery, type MpoView } from './mpos.commands.js';
@@ -11,7 +11,7 @@ import type { MpoRepository } from './mpos.repository.js';
 
 function present(mpo: Mpo): MpoView {
   const { id, channel, provider, name } = mpo;
-  return { id, channel, provider, name, createdAt: mpo.createdAt.toISOString(), updatedAt: mpo.updatedAt.toISOString() };
+  return { id, channel, provider, name, ...timestampsOf(mpo) };
 }
 
 export class MposService implements ResourceService<MpoView> {
@@ -40,9 +40,7 @@ export class MposService implements ResourceService<MpoView> {
     return present(await loadOwned(this.mpos, actor, 'mpo', id));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<MpoView>> {
-    const page = parseInput(listMposQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.mpos.list(actor.accountId, {}, page);
-    return { data: items.map(present), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<MpoView>> {
+    return listPage(this.mpos, actor, listMposQuery, query, (items) => items.map(present));
   }
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import { ElectricityProduct } from '../domain/products/electricity-product.js';
 import { mergeUpdate } from '../patching.js';
 import type { ResourceRepository } from '../resource.repository.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import { createProductCommand, listProductsQuery, removedProductFields, updateProductCommand, type ProductView } from './products.commands.js';
@@ -13,7 +13,7 @@ export type ProductRepository = ResourceRepository<ElectricityProduct>;
 
 function present(product: ElectricityProduct): ProductView {
   const { id, name, description, prepaymentConfiguration } = product;
-  return { id, name, description, prepaymentConfiguration, createdAt: product.createdAt.toISOString(), updatedAt: product.updatedAt.toISOString() };
+  return { id, name, description, prepaymentConfiguration, ...timestampsOf(product) };
 }
 
 export class ProductsService implements ResourceService<ProductView> {
@@ -42,10 +42,8 @@ export class ProductsService implements ResourceService<ProductView> {
     return (await this.products.findByIds(actor.accountId, ids)).map(present);
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<ProductView>> {
-    const page = parseInput(listProductsQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.products.list(actor.accountId, {}, page);
-    return { data: items.map(present), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<ProductView>> {
+    return listPage(this.products, actor, listProductsQuery, query, (items) => items.map(present));
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<ProductView> {

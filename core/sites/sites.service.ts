@@ -6,7 +6,7 @@ import type { CustomAttributesService, PresentValues } from '../custom-attribute
 import { presentAddress } from '../domain/addresses/address.js';
 import { resolutionOf, Site, type SiteType } from '../domain/sites/site.js';
 import { mergeUpdate } from '../patching.js';
-import { loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { SiteRepository } from './sites.repository.js';
@@ -22,8 +22,7 @@ function present(site: Site, values: PresentValues): SiteView {
     balanceResolution: site.balanceResolution,
     address: presentAddress(site.address),
     customAttributes: values(site.customAttributes),
-    createdAt: site.createdAt.toISOString(),
-    updatedAt: site.updatedAt.toISOString(),
+    ...timestampsOf(site),
   };
 }
 
@@ -55,10 +54,8 @@ export class SitesService implements ResourceService<SiteView> {
     return this.presentAll(actor, await this.sites.findByIds(actor.accountId, ids));
   }
 
-  async list(actor: Actor, query: unknown): Promise<ListResult<SiteView>> {
-    const { limit, offset } = parseInput(listSitesQuery, query, { unknownCode: 'unknown_parameter' });
-    const { items, total } = await this.sites.list(actor.accountId, {}, { limit, offset });
-    return { data: await this.presentAll(actor, items), total };
+  list(actor: Actor, query: unknown): Promise<ListResult<SiteView>> {
+    return listPage(this.sites, actor, listSitesQuery, query, (items) => this.presentAll(actor, items));
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<SiteView> {
