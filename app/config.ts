@@ -16,6 +16,11 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(1).default(86_400),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .pipe(z.array(z.url({ message: 'must list origins like https://tools.example.com' }))),
 });
 
 export type Config = z.output<typeof envSchema>;

@@ -4,7 +4,7 @@ import { RequestContext } from '@mikro-orm/postgresql';
 import express from 'express';
 import { pino, type Logger } from 'pino';
 import { createGraphQLApi } from '../graphql/graphql-api.js';
-import { accessLog, authenticate, rateLimit, requestId } from '../rest/http-guards.js';
+import { accessLog, authenticate, cors, rateLimit, requestId, securityHeaders } from '../rest/http-guards.js';
 import { createRestApi, errorHandler, notFound } from '../rest/rest-api.js';
 import type { OrmOptions } from '../core/persistence/orm.js';
 import type { Config } from './config.js';
@@ -28,7 +28,7 @@ export async function createHttpApp(settings: ContainerSettings & { config: Conf
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(requestId, accessLog(logger));
+  app.use(requestId, securityHeaders, cors(config.CORS_ORIGINS), accessLog(logger));
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });

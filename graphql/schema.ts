@@ -1,10 +1,18 @@
 import type { GraphQLSchema } from 'graphql';
 import { printSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { buildSchema, type MiddlewareFn } from 'type-graphql';
+import { assertCanWrite } from '../core/auth/actor.js';
+import type { GraphQLContext } from './context.js';
 import { BalancingSettingResolver, ContractMeterResolver, ContractResolver } from './resolvers/contract.resolver.js';
 import { CustomAttributeResolver, CustomerResolver, ProductResolver, UserResolver } from './resolvers/customer.resolver.js';
 import { MeterResolver, MpoResolver } from './resolvers/meter.resolver.js';
 import { SiteResolver } from './resolvers/site.resolver.js';
+
+/** Every mutation is a write: viewers get `forbidden` before any resolver runs. */
+const writesNeedAdmin: MiddlewareFn<GraphQLContext> = ({ info, context }, next) => {
+  if (info.parentType.name === 'Mutation') assertCanWrite(context.actor);
+  return next();
+};
 
 export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
   return buildSchema({
@@ -21,6 +29,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       UserResolver,
     ],
     validate: false,
+    globalMiddlewares: [writesNeedAdmin],
   });
 }
 

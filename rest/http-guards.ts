@@ -85,3 +85,26 @@ export function rateLimit(perMinute: number): RequestHandler {
     );
   };
 }
+
+export const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.set('X-Content-Type-Options', 'nosniff');
+  next();
+};
+
+/**
+ * CORS is off unless origins are listed: browsers on other origins then get no
+ * Access-Control-Allow-Origin. Listed origins may call with the bearer header.
+ */
+export function cors(origins: readonly string[]): RequestHandler {
+  const allowed = new Set(origins);
+  return (req, res, next) => {
+    const origin = req.get('origin');
+    if (!origin || !allowed.has(origin)) return next();
+    res.set({ 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': 'Location, X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset' });
+    if (req.method !== 'OPTIONS') return next();
+    res
+      .set({ 'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE', 'Access-Control-Allow-Headers': 'Authorization, Content-Type, X-Request-Id', 'Access-Control-Max-Age': '600' })
+      .status(204)
+      .end();
+  };
+}

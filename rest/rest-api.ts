@@ -1,6 +1,6 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
-import type { Actor } from '../core/auth/actor.js';
+import { assertCanWrite, type Actor } from '../core/auth/actor.js';
 import type { AuthService } from '../core/auth/auth.service.js';
 import { authenticate, rateLimit } from './http-guards.js';
 import { openApiDocument } from './openapi.js';
@@ -33,9 +33,11 @@ function requireJson(req: Request): void {
 
 function handler(route: RouteSpec): RequestHandler {
   return async (req: Request, res: Response) => {
+    const actor = res.locals.actor as Actor;
+    if (!route.public && route.method !== 'get') assertCanWrite(actor);
     if (route.body) requireJson(req);
     const result = await route.handle({
-      actor: res.locals.actor as Actor,
+      actor,
       params: req.params as Record<string, string>,
       query: req.query as Record<string, unknown>,
       body: req.body,

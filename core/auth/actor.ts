@@ -10,6 +10,11 @@ export interface Actor {
   clientId: string;
 }
 
+/**
+ * Viewers read everything of their account and change nothing. Each adapter calls this once for
+ * every write it serves (REST: every non-GET route; GraphQL: every mutation), so no new route can
+ * forget it.
+ */
 export function assertCanWrite(actor: Actor): void {
   if (actor.role !== 'admin') throw new ForbiddenError();
 }

@@ -34,8 +34,11 @@ export class AuthService {
     return this.refresh(command.token);
   }
 
+  /** A valid signature is not enough: the API token the session came from must still be active. */
   async authenticate(bearer: string): Promise<Actor> {
-    return this.accessTokens.verify(bearer, this.clock.now());
+    const actor = await this.accessTokens.verify(bearer, this.clock.now());
+    if (!(await this.credentials.isApiTokenActive(actor.clientId))) throw new AuthenticationError('The API token of this session was revoked.');
+    return actor;
   }
 
   private parseOauth(input: unknown): { grantType: (typeof GRANT_TYPES)[number]; token: string } {

@@ -8,6 +8,8 @@ export interface ActiveApiToken {
 export interface CredentialsRepository {
   findActiveApiTokenByHash(tokenHash: string): Promise<ActiveApiToken | null>;
   findActiveApiToken(id: string): Promise<ActiveApiToken | null>;
+  /** One indexed lookup per request, so a revoked token stops working at once. */
+  isApiTokenActive(id: string): Promise<boolean>;
   addRefreshToken(token: RefreshToken): void;
   /** Marks an unused, unrevoked, unexpired token used in one statement; null when it was not. */
   consumeRefreshToken(tokenHash: string, now: Date): Promise<RefreshToken | null>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { AccountRepository } from '../accounts/accounts.repository.js';
-import { assertCanWrite, type Actor } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import { MeterBalancingSetting } from '../domain/balancing/balancing-setting.js';
 import { isVirtual } from '../domain/meters/meter.js';
@@ -44,7 +44,6 @@ export class BalancingSettingsService implements ResourceService<BalancingSettin
   constructor(private readonly deps: BalancingSettingDependencies) {}
 
   async create(actor: Actor, input: unknown): Promise<BalancingSettingView> {
-    assertCanWrite(actor);
     const command = parseInput(createBalancingSettingCommand, input, { removed: removedBalancingSettingFields });
     const { settings, uow, clock } = this.deps;
     return uow.transactional(async () => {
@@ -70,7 +69,6 @@ export class BalancingSettingsService implements ResourceService<BalancingSettin
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<BalancingSettingView> {
-    assertCanWrite(actor);
     const { settings, uow, clock } = this.deps;
     return uow.transactional(async () => {
       const setting = await loadOwned(settings, actor, 'meter_balancing_setting', id);

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { assertCanWrite, type Actor } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import { ContractMeter } from '../domain/contracts/contract.js';
 import { findOverlap } from '../domain/periods.js';
 import { ConflictError, ValidationError, type FieldError } from '../errors.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
+import type { SiteRepository } from '../sites/sites.repository.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReferences } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
@@ -23,6 +24,7 @@ export interface ContractMeterDependencies {
   contractMeters: ContractMeterRepository;
   contracts: ContractRepository;
   meters: MeterRepository;
+  sites: SiteRepository;
   uow: UnitOfWork;
   clock: Clock;
 }
@@ -32,7 +34,6 @@ export class ContractMetersService implements ResourceService<ContractMeterView>
   constructor(private readonly deps: ContractMeterDependencies) {}
 
   async create(actor: Actor, input: unknown): Promise<ContractMeterView> {
-    assertCanWrite(actor);
     const command = parseInput(createContractMeterCommand, input);
     const { contractMeters, uow, clock } = this.deps;
     return uow.transactional(async () => {
@@ -63,7 +64,6 @@ export class ContractMetersService implements ResourceService<ContractMeterView>
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<ContractMeterView> {
-    assertCanWrite(actor);
     const { contractMeters, uow, clock } = this.deps;
     return uow.transactional(async () => {
       const assignment = await loadOwned(contractMeters, actor, 'contract_meter', id);
@@ -75,11 +75,13 @@ export class ContractMetersService implements ResourceService<ContractMeterView>
   }
 
   private async checkAssignment(actor: Actor, command: z.output<typeof createContractMeterCommand>, id: string): Promise<void> {
-    const { contractMeters, contracts, meters } = this.deps;
+    const { contractMeters, contracts, meters, sites } = this.deps;
     const [contract] = await contracts.findByIds(actor.accountId, [command.contractId]);
     const [meter] = await meters.findByIds(actor.accountId, [command.meterId]);
+    const [site] = await sites.findByIds(actor.accountId, [command.siteId]);
     assertReferences([
       { path: 'contractId', resource: 'contract', id: command.contractId, exists: Boolean(contract) },
+      { path: 'siteId', resource: 'site', id: command.siteId, exists: Boolean(site) },
       { path: 'meterId', resource: 'meter', id: command.meterId, exists: Boolean(meter) },
     ]);
     const errors: FieldError[] = [];

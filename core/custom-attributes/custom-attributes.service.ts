@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertCanWrite, type Actor } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import {
   checkValues,
@@ -37,7 +37,6 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
   ) {}
 
   async create(actor: Actor, input: unknown): Promise<CustomAttributeView> {
-    assertCanWrite(actor);
     const command = parseInput(createCustomAttributeCommand, input);
     return this.uow.transactional(async () => {
       if (await this.definitions.isNameTaken(actor.accountId, command.entity, command.name)) {
@@ -59,7 +58,6 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<CustomAttributeView> {
-    assertCanWrite(actor);
     return this.uow.transactional(async () => {
       const definition = await loadOwned(this.definitions, actor, 'custom_attribute', id);
       const { merged } = mergeUpdate({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertCanWrite, type Actor } from '../auth/actor.js';
+import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import { isVirtualMpo, Mpo } from '../domain/mpos/mpo.js';
 import { ConflictError } from '../errors.js';
@@ -22,7 +22,6 @@ export class MposService implements ResourceService<MpoView> {
   ) {}
 
   async create(actor: Actor, input: unknown): Promise<MpoView> {
-    assertCanWrite(actor);
     const command = parseInput(createMpoCommand, input);
     return this.uow.transactional(async () => {
       if (isVirtualMpo(command)) {

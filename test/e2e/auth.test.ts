@@ -109,7 +109,11 @@ describe('authentication', () => {
     expect(created).toMatchObject({ userId: acme.userId, apiToken: expect.stringMatching(/^ebbs_api_/) });
     const grant = await app.api().post('/v1/oauth', { grantType: 'api_token', token: created.apiToken });
     expect(grant.body.clientId).toBe(created.id);
+    const session = app.api(grant.body.accessToken);
+    expect((await session.get('/v1/sites')).status).toBe(200);
     await app.cli('token', 'revoke', '--id', created.id!);
+    expect((await session.get('/v1/sites')).status).toBe(401);
+    expect((await session.graphql('{ sites { total } }')).status).toBe(401);
     expect((await app.api().post('/v1/oauth', { grantType: 'api_token', token: created.apiToken })).status).toBe(401);
     expect((await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: grant.body.refreshToken })).status).toBe(401);
   });

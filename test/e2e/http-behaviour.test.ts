@@ -105,6 +105,13 @@ describe('common HTTP behaviour', () => {
     expect(response.body.paths['/v1/sites'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset']);
   });
 
+  it('sends nosniff, no X-Powered-By, and no CORS headers unless origins are configured', async () => {
+    const response = await acme.api.request('GET', '/v1/sites', undefined, { origin: 'https://evil.example' });
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-powered-by')).toBeNull();
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('never writes tokens to the log', async () => {
     const grant = await app.api().post('/v1/oauth', { grantType: 'api_token', token: acme.apiToken });
     await app.api(grant.body.accessToken).get('/v1/sites?limit=1');
@@ -114,6 +121,24 @@ describe('common HTTP behaviour', () => {
     for (const secret of [acme.apiToken, acme.accessToken, acme.refreshToken, grant.body.accessToken, grant.body.refreshToken]) {
       expect(log).not.toContain(secret);
     }
+  });
+});
+
+describe('CORS for configured origins', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ CORS_ORIGINS: 'https://tools.example.com' });
+  });
+  afterAll(() => app.close());
+
+  it('answers preflights and requests of listed origins only', async () => {
+    const preflight = await app.api().request('OPTIONS', '/v1/sites', undefined, { origin: 'https://tools.example.com', 'access-control-request-method': 'POST' });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://tools.example.com');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('Authorization');
+    const other = await app.api().request('GET', '/health', undefined, { origin: 'https://other.example.com' });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 

@@ -14,6 +14,11 @@ export class MikroCredentialsRepository implements CredentialsRepository {
     return this.withUser(await this.em.findOne(ApiTokenEntity, { id, revokedAt: null }));
   }
 
+  async isApiTokenActive(id: string): Promise<boolean> {
+    const rows = await this.em.execute('select 1 from api_tokens where id = ? and revoked_at is null', [id]);
+    return rows.length > 0;
+  }
+
   addRefreshToken(token: RefreshToken): void {
     this.em.persist(token);
   }

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { SignedUp } from './app.js';
+import { address, create, fixtures } from './fixtures.js';
+import type { Api } from './http.js';
+
+/**
+ * One instance of every resource in one account. Every resource the API serves has a fixture
+ * here; the authorization tests fail for any operation of the OpenAPI document or the GraphQL
+ * schema that no fixture covers. Add yours with your resource.
+ */
+export interface World {
+  account: string;
+  user: string;
+  site: string;
+  product: string;
+  customer: string;
+  mpo: string;
+  meter: string;
+  contract: string;
+  contractMeter: string;
+  balancingSetting: string;
+  customAttribute: string;
+}
+
+export async function buildWorld(owner: SignedUp): Promise<World> {
+  const api = owner.api;
+  const site = await fixtures.site(api);
+  const product = await fixtures.product(api);
+  const customer = await fixtures.customer(api);
+  const mpo = await fixtures.mpo(api);
+  const meter = await fixtures.meter(api, site.id, { mpoId: mpo.id });
+  const contract = await fixtures.contract(api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
+  const contractMeter = await create(api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+  const balancingSetting = await create(api, '/v1/meter-balancing-settings', { siteId: site.id, meterId: meter.id, balancing: 'participant', startDate: '2026-01-01' });
+  const customAttribute = await create(api, '/v1/custom-attributes', { title: 'Building', name: 'building', entity: 'site', type: 'text' });
+  return {
+    account: owner.accountId,
+    user: owner.userId,
+    site: site.id,
+    product: product.id,
+    customer: customer.id,
+    mpo: mpo.id,
+    meter: meter.id,
+    contract: contract.id,
+    contractMeter: contractMeter.id,
+    balancingSetting: balancingSetting.id,
+    customAttribute: customAttribute.id,
+  };
+}
+
+/** Body fields that name another resource, and which one. */
+export const REFERENCE_FIELDS: Record<string, keyof World> = {
+  siteId: 'site',
+  meterId: 'meter',
+  customerId: 'customer',
+  contractId: 'contract',
+  electricityProductId: 'product',
+  mpoId: 'mpo',
+};
+
+export interface Fixture {
+  /** The instance in a world that `{id}` paths of this collection address. */
+  instance: keyof World;
+  /** A valid creation body in the world's account (may create what it needs first). */
+  createBody?(world: World, api: Api): Promise<Record<string, unknown>>;
+  /** A valid merge patch. */
+  patchBody?: Record<string, unknown>;
+  /** GraphQL field names: a query by id, a list query, and the mutations. */
+  graphql: { one: string; many?: string; create?: string; update?: string };
+}
+
+const unique = () => randomUUID().slice(0, 8);
+
+/** Keyed by collection path (the OpenAPI path without `/{id}`). */
+export const REGISTRY: Record<string, Fixture> = {
+  '/v1/accounts': { instance: 'account', graphql: { one: 'account' } },
+  '/v1/users': { instance: 'user', graphql: { one: 'user', many: 'users' } },
+  '/v1/sites': {
+    instance: 'site',
+    createBody: async () => ({ name: `Site ${unique()}`, type: 'balanced_accurate', address }),
+    patchBody: { name: 'Renamed' },
+    graphql: { one: 'site', many: 'sites', create: 'createSite', update: 'updateSite' },
+  },
+  '/v1/electricity-products': {
+    instance: 'product',
+    createBody: async () => ({ name: `Product ${unique()}` }),
+    patchBody: { description: 'Changed' },
+    graphql: { one: 'electricityProduct', many: 'electricityProducts', create: 'createElectricityProduct', update: 'updateElectricityProduct' },
+  },
+  '/v1/customers': {
+    instance: 'customer',
+    createBody: async () => ({ lastName: `Customer ${unique()}` }),
+    patchBody: { firstName: 'Changed' },
+    graphql: { one: 'customer', many: 'customers', create: 'createCustomer', update: 'updateCustomer' },
+  },
+  '/v1/mpos': {
+    instance: 'mpo',
+    createBody: async () => ({ channel: 'smgw', provider: 'discovergy', name: `MPO ${unique()}` }),
+    graphql: { one: 'mpo', many: 'mpos', create: 'createMpo' },
+  },
+  '/v1/meters': {
+    instance: 'meter',
+    createBody: async (w) => ({ siteId: w.site, mpoId: w.mpo, direction: 'consumer', identifier: `M-${unique()}`, measuring: 'readings_accurate', startDate: '2026-01-01T00:00:00.000Z' }),
+    patchBody: { serial: 'Changed' },
+    graphql: { one: 'meter', many: 'meters', create: 'createMeter', update: 'updateMeter' },
+  },
+  '/v1/contracts': {
+    instance: 'contract',
+    createBody: async (w) => ({ customerId: w.customer, electricityProductId: w.product, siteId: w.site, dunningBlock: false, startDate: '2026-01-01', number: `C-${unique()}` }),
+    patchBody: { dunningBlock: true },
+    graphql: { one: 'contract', many: 'contracts', create: 'createContract', update: 'updateContract' },
+  },
+  '/v1/contract-meters': {
+    instance: 'contractMeter',
+    createBody: async (w, api) => {
+      const meter = await fixtures.meter(api, w.site);
+      return { contractId: w.contract, siteId: w.site, meterId: meter.id, startDate: '2026-01-01' };
+    },
+    patchBody: { endDate: '2030-01-01' },
+    graphql: { one: 'contractMeter', many: 'contractMeters', create: 'createContractMeter', update: 'updateContractMeter' },
+  },
+  '/v1/meter-balancing-settings': {
+    instance: 'balancingSetting',
+    createBody: async (w, api) => {
+      const meter = await fixtures.meter(api, w.site);
+      return { siteId: w.site, meterId: meter.id, balancing: 'participant', startDate: '2026-01-01', priority: 1 };
+    },
+    patchBody: { priority: 7 },
+    graphql: { one: 'meterBalancingSetting', many: 'meterBalancingSettings', create: 'createMeterBalancingSetting', update: 'updateMeterBalancingSetting' },
+  },
+  '/v1/custom-attributes': {
+    instance: 'customAttribute',
+    createBody: async () => ({ title: 'Attr', name: `a${unique()}`, entity: 'customer', type: 'text' }),
+    patchBody: { title: 'Changed' },
+    graphql: { one: 'customAttribute', many: 'customAttributes', create: 'createCustomAttribute', update: 'updateCustomAttribute' },
+  },
+};
+
+/** Operations that need no token; they have their own tests (test/e2e/auth.test.ts). */
+export const PUBLIC_OPERATIONS = ['POST /v1/oauth'];
+
+export function fixtureFor(path: string): Fixture | undefined {
+  return REGISTRY[path.replace(/\/\{id\}$/, '')];
+}
