@@ -11,6 +11,7 @@ import { ContractsService } from '../core/contracts/contracts.service.js';
 import { CustomAttributesService } from '../core/custom-attributes/custom-attributes.service.js';
 import { CustomersService } from '../core/customers/customers.service.js';
 import { MetersService } from '../core/meters/meters.service.js';
+import { MeasurementsService } from '../core/measurements/measurements.service.js';
 import { MposService } from '../core/mpos/mpos.service.js';
 import { MikroAccountRepository } from '../core/persistence/accounts/account.repository.js';
 import { MikroCredentialsRepository } from '../core/persistence/accounts/credentials.repository.js';
@@ -19,6 +20,7 @@ import { MikroBalancingSettingRepository } from '../core/persistence/balancing/b
 import { MikroContractMeterRepository, MikroContractRepository } from '../core/persistence/contracts/contract.persistence.js';
 import { MikroCustomAttributeRepository } from '../core/persistence/custom-attributes/custom-attribute.repository.js';
 import { MikroCustomerRepository } from '../core/persistence/customers/customer.persistence.js';
+import { MikroMeasurementRepository } from '../core/persistence/measurements/measurement.persistence.js';
 import { MikroMeterRepository } from '../core/persistence/meters/meter.persistence.js';
 import { MikroMpoRepository } from '../core/persistence/mpos/mpo.persistence.js';
 import { MikroProductRepository } from '../core/persistence/products/product.persistence.js';
@@ -57,6 +59,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     contractMeters: new MikroContractMeterRepository(em),
     settings: new MikroBalancingSettingRepository(em),
     attributes: new MikroCustomAttributeRepository(em),
+    measurements: new MikroMeasurementRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -75,6 +78,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(ContractsService, (c) => new ContractsService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock }));
   single(ContractMetersService, () => new ContractMetersService({ ...repositories, uow, clock }));
   single(BalancingSettingsService, () => new BalancingSettingsService({ ...repositories, uow, clock }));
+  single(MeasurementsService, () => new MeasurementsService({ ...repositories, uow, clock }));
   return c;
 }
 
@@ -92,6 +96,7 @@ export function resolveServices(c: DependencyContainer) {
     contracts: c.resolve(ContractsService),
     contractMeters: c.resolve(ContractMetersService),
     balancingSettings: c.resolve(BalancingSettingsService),
+    measurements: c.resolve(MeasurementsService),
   };
 }
 export type Services = ReturnType<typeof resolveServices>;

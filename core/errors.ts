@@ -7,7 +7,8 @@ export type ErrorKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
-  | 'conflict';
+  | 'conflict'
+  | 'too_large';
 
 export interface FieldError {
   /** JSON path of the offending value, e.g. `address.country` or `[3].timestamp`. */
@@ -61,4 +62,9 @@ export class NotFoundError extends DomainError {
 
 export class ConflictError extends DomainError {
   readonly kind = 'conflict';
+}
+
+/** More than a use case takes in one call (e.g. items per upload). */
+export class TooLargeError extends DomainError {
+  readonly kind = 'too_large';
 }

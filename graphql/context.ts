@@ -5,6 +5,7 @@ import type { ContractMetersService } from '../core/contracts/contract-meters.se
 import type { ContractsService } from '../core/contracts/contracts.service.js';
 import type { CustomAttributesService } from '../core/custom-attributes/custom-attributes.service.js';
 import type { CustomersService } from '../core/customers/customers.service.js';
+import type { MeasurementsService } from '../core/measurements/measurements.service.js';
 import type { MetersService } from '../core/meters/meters.service.js';
 import type { MposService } from '../core/mpos/mpos.service.js';
 import type { ProductsService } from '../core/products/products.service.js';
@@ -22,6 +23,7 @@ export interface GraphQLServices {
   balancingSettings: BalancingSettingsService;
   customAttributes: CustomAttributesService;
   users: UsersService;
+  measurements: MeasurementsService;
 }
 
 export interface GraphQLContext {

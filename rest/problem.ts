@@ -19,6 +19,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
 };
 
 const TITLES: Record<number, string> = {

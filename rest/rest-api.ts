@@ -9,38 +9,48 @@ import { removedEndpoints } from './removed-endpoints.js';
 import type { RouteSpec } from './route.js';
 import { oauthRoutes } from './routes/oauth.routes.js';
 import { masterDataRoutes, type MasterDataServices } from './routes/master-data.routes.js';
+import { measurementRoutes } from './routes/measurements.routes.js';
+import type { MeasurementsService } from '../core/measurements/measurements.service.js';
 
 export interface RestServices extends MasterDataServices {
   auth: AuthService;
+  measurements: MeasurementsService;
 }
 
 export interface RestOptions {
   rateLimitPerMinute: number;
-  jsonBodyLimit?: string;
 }
 
 export function restRoutes(services: RestServices): RouteSpec[] {
-  return [...oauthRoutes(services.auth), ...masterDataRoutes(services)];
+  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements)];
 }
 
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-function requireJson(req: Request): void {
-  if (!req.is('application/json')) {
-    throw new HttpProblem(415, 'unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
-  }
+function bodyOf(route: RouteSpec, req: Request): unknown {
+  if (req.is('application/json')) return req.body;
+  if (route.csv && req.is('text/csv')) return route.csv(String(req.body));
+  const types = route.csv ? '"application/json" or "text/csv"' : '"application/json"';
+  throw new HttpProblem(415, 'unsupported_media_type', `Send the body with "Content-Type: ${types}".`);
+}
+
+/** Body parsers of a route: JSON always, CSV where the route takes it, with the route's size limit. */
+function parsers(route: RouteSpec): RequestHandler[] {
+  if (!route.body) return [];
+  const limit = route.bodyLimit ?? '1mb';
+  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  return route.csv ? [json, express.text({ limit, type: 'text/csv' })] : [json];
 }
 
 function handler(route: RouteSpec): RequestHandler {
   return async (req: Request, res: Response) => {
     const actor = res.locals.actor as Actor;
     if (!route.public && route.method !== 'get') assertCanWrite(actor);
-    if (route.body) requireJson(req);
     const result = await route.handle({
       actor,
       params: req.params as Record<string, string>,
       query: req.query as Record<string, unknown>,
-      body: req.body,
+      body: route.body ? bodyOf(route, req) : undefined,
     });
     if (result.location) res.location(result.location);
     res.status(result.status).json(result.body);
@@ -66,13 +76,12 @@ export function createRestApi(services: RestServices, options: RestOptions): { r
   const limit = rateLimit(options.rateLimitPerMinute);
 
   router.use(removedEndpoints);
-  router.use(express.json({ limit: options.jsonBodyLimit ?? '1mb', type: ['application/json', 'application/*+json'] }));
   router.get('/v1/openapi.json', (_req, res) => {
     res.json(document);
   });
-  for (const route of routes.filter((r) => r.public)) router[route.method](expressPath(route.path), limit, handler(route));
+  for (const route of routes.filter((r) => r.public)) router[route.method](expressPath(route.path), limit, ...parsers(route), handler(route));
   router.use('/v1', authenticate(services.auth), limit);
-  for (const route of routes.filter((r) => !r.public)) router[route.method](expressPath(route.path), handler(route));
+  for (const route of routes.filter((r) => !r.public)) router[route.method](expressPath(route.path), ...parsers(route), handler(route));
 
   const methodsByPath = new Map<string, string[]>();
   for (const route of routes) methodsByPath.set(route.path, [...(methodsByPath.get(route.path) ?? []), route.method]);

@@ -31,6 +31,10 @@ export interface RouteSpec {
   tag: string;
   public?: boolean;
   body?: z.ZodType;
+  /** Also accepts `text/csv`, turned into the JSON body shape by this function. */
+  csv?: (text: string) => unknown;
+  /** Body size limit (default 1mb). */
+  bodyLimit?: string;
   query?: z.ZodType;
   response: { status: number; description: string; schema: z.ZodType };
   /** Error statuses this operation may answer besides the common ones. */

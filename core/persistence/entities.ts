@@ -3,6 +3,7 @@ import { BalancingSettingEntity } from './balancing/balancing-setting.persistenc
 import { ContractEntity, ContractMeterEntity } from './contracts/contract.persistence.js';
 import { CustomAttributeEntity } from './custom-attributes/custom-attribute.entity.js';
 import { CustomerEntity } from './customers/customer.persistence.js';
+import { MeasurementDayEntity, SparseReadingEntity } from './measurements/measurement.persistence.js';
 import { MeterEntity } from './meters/meter.persistence.js';
 import { MpoEntity } from './mpos/mpo.persistence.js';
 import { ProductEntity } from './products/product.persistence.js';
@@ -22,4 +23,6 @@ export const entities = [
   ContractEntity,
   ContractMeterEntity,
   BalancingSettingEntity,
+  MeasurementDayEntity,
+  SparseReadingEntity,
 ];

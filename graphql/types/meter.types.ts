@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { ListArgs } from './common.types.js';
 
 @ObjectType('Meter')
@@ -65,4 +65,46 @@ export class MpoInput {
   @Field(() => String, { nullable: true }) channel?: string | null;
   @Field(() => String, { nullable: true }) provider?: string | null;
   @Field(() => String, { nullable: true }) name?: string | null;
+}
+
+@ObjectType('Measurement')
+export class MeasurementType {
+  @Field(() => ID) meterId!: string;
+  @Field(() => String) timestamp!: string;
+  @Field(() => Float, { description: 'kWh' }) value!: number;
+  @Field(() => String) obis!: string;
+}
+
+@ObjectType('MeasurementList')
+export class MeasurementListType {
+  @Field(() => [MeasurementType]) data!: MeasurementType[];
+  @Field(() => Int) total!: number;
+}
+
+@ObjectType('AggregatedMeasurement')
+export class AggregatedMeasurementType {
+  @Field(() => ID) meterId!: string;
+  @Field(() => String) startDateTime!: string;
+  @Field(() => String) endDateTime!: string;
+  @Field(() => Float, { description: 'kWh' }) value!: number;
+  @Field(() => Boolean) complete!: boolean;
+}
+
+@ObjectType('AggregatedMeasurementList')
+export class AggregatedMeasurementListType {
+  @Field(() => [AggregatedMeasurementType]) data!: AggregatedMeasurementType[];
+  @Field(() => Int) total!: number;
+}
+
+@ArgsType()
+export class MeasurementRangeArgs extends ListArgs {
+  @Field(() => String) startDateTime!: string;
+  @Field(() => String) endDateTime!: string;
+}
+
+@ArgsType()
+export class AggregationArgs {
+  @Field(() => String) startDateTime!: string;
+  @Field(() => String) endDateTime!: string;
+  @Field(() => String, { description: 'PT15M, PT1H, P1D, P1M or P1Y' }) interval!: string;
 }

@@ -97,6 +97,9 @@ describe('common HTTP behaviour', () => {
         'GET /v1/mpos',
         'GET /v1/mpos/{id}',
         'POST /v1/mpos',
+        'GET /v1/measurements',
+        'POST /v1/measurements',
+        'GET /v1/aggregated-measurements',
       ].sort(),
     );
     const create = response.body.paths['/v1/sites'].post;

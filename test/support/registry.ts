@@ -60,13 +60,15 @@ export const REFERENCE_FIELDS: Record<string, keyof World> = {
 
 export interface Fixture {
   /** The instance in a world that `{id}` paths of this collection address. */
-  instance: keyof World;
+  instance?: keyof World;
+  /** Query string a GET of the collection needs, e.g. a meter and a range. */
+  query?(world: World): string;
   /** A valid creation body in the world's account (may create what it needs first). */
   createBody?(world: World, api: Api): Promise<Record<string, unknown>>;
   /** A valid merge patch. */
   patchBody?: Record<string, unknown>;
   /** GraphQL field names: a query by id, a list query, and the mutations. */
-  graphql: { one: string; many?: string; create?: string; update?: string };
+  graphql?: { one: string; many?: string; create?: string; update?: string };
 }
 
 const unique = () => randomUUID().slice(0, 8);
@@ -136,9 +138,25 @@ export const REGISTRY: Record<string, Fixture> = {
   },
 };
 
+const range = 'startDateTime=2026-01-01T00:00:00.000Z&endDateTime=2026-01-02T00:00:00.000Z';
+Object.assign(REGISTRY, {
+  '/v1/measurements': {
+    query: (w: World) => `meterId=${w.meter}&${range}`,
+    createBody: async (w: World) => ({ measurements: [{ meterId: w.meter, timestamp: '2026-01-01T00:00:00.000Z', value: 1.5 }] }),
+  },
+  '/v1/aggregated-measurements': { query: (w: World) => `meterId=${w.meter}&${range}&interval=PT1H` },
+} satisfies Record<string, Fixture>);
+
 /** Operations that need no token; they have their own tests (test/e2e/auth.test.ts). */
 export const PUBLIC_OPERATIONS = ['POST /v1/oauth'];
 
 export function fixtureFor(path: string): Fixture | undefined {
   return REGISTRY[path.replace(/\/\{id\}$/, '')];
+}
+
+/** The concrete URL of an operation's path in a world: its instance for `{id}`, its query otherwise. */
+export function urlIn(path: string, world: World): string {
+  const fixture = fixtureFor(path)!;
+  if (path.includes('{id}')) return path.replace('{id}', world[fixture.instance!]);
+  return fixture.query ? `${path}?${fixture.query(world)}` : path;
 }

@@ -1,0 +1,74 @@
+import { QUARTER_HOUR_MS, quarterHoursIn, type Bucket } from '../time/buckets.js';
+
+export interface BucketEnergy {
+  start: number;
+  end: number;
+  wh: number;
+  /** Every quarter hour of the bucket is known. */
+  complete: boolean;
+}
+
+/** Interval energy (stamped with the interval's start) summed per bucket. */
+export function sumIntervals(values: ReadonlyMap<number, number>, buckets: readonly Bucket[]): BucketEnergy[] {
+  return buckets.map(({ start, end }) => {
+    let wh = 0;
+    let present = 0;
+    for (let at = start; at < end; at += QUARTER_HOUR_MS) {
+      const value = values.get(at);
+      if (value !== undefined) {
+        wh += value;
+        present++;
+      }
+    }
+    return { start, end, wh, complete: present === quarterHoursIn({ start, end }) };
+  });
+}
+
+/**
+ * Quarter-hour energy of a register meter: the difference of the readings at the interval's
+ * start and end, where both exist. Stamped with the interval's start like interval values.
+ */
+export function intervalsFromReadings(readings: ReadonlyMap<number, number>, from: number, to: number): Map<number, number> {
+  const intervals = new Map<number, number>();
+  for (let at = from; at < to; at += QUARTER_HOUR_MS) {
+    const begin = readings.get(at);
+    const end = readings.get(at + QUARTER_HOUR_MS);
+    if (begin !== undefined && end !== undefined) intervals.set(at, end - begin);
+  }
+  return intervals;
+}
+
+export interface Reading {
+  at: number;
+  wh: number;
+}
+
+/**
+ * The register value at an instant: the reading there, or the linear interpolation between the
+ * nearest readings before and after when both lie within `maxGapMs`; null otherwise.
+ * `readings` are sorted by time.
+ */
+export function registerAt(readings: readonly Reading[], at: number, maxGapMs: number): number | null {
+  let low = 0;
+  let high = readings.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (readings[mid]!.at < at) low = mid + 1;
+    else high = mid;
+  }
+  const after = readings[low];
+  if (after?.at === at) return after.wh;
+  const before = readings[low - 1];
+  if (!before || !after || at - before.at > maxGapMs || after.at - at > maxGapMs) return null;
+  return Math.round(before.wh + ((after.wh - before.wh) * (at - before.at)) / (after.at - before.at));
+}
+
+/** Energy per bucket from occasional register readings, interpolated at the bucket boundaries. */
+export function energyFromSparseReadings(readings: readonly Reading[], buckets: readonly Bucket[], maxGapMs: number): BucketEnergy[] {
+  return buckets.map(({ start, end }) => {
+    const first = registerAt(readings, start, maxGapMs);
+    const last = registerAt(readings, end, maxGapMs);
+    const complete = first !== null && last !== null;
+    return { start, end, wh: complete ? last - first : 0, complete };
+  });
+}

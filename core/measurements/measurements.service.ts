@@ -1,0 +1,175 @@
+import type { AccountRepository } from '../accounts/accounts.repository.js';
+import type { Actor } from '../auth/actor.js';
+import type { Clock } from '../clock.js';
+import { energyFromSparseReadings, intervalsFromReadings, sumIntervals, type BucketEnergy } from '../domain/measurements/aggregation.js';
+import { whToKwh } from '../domain/measurements/energy.js';
+import { checkMeasurements, decreasingReadings, type IngestMeter, type Measurement } from '../domain/measurements/ingest.js';
+import { isRegister, obisOf, onGrid } from '../domain/measurements/obis.js';
+import { isVirtual, type Meter } from '../domain/meters/meter.js';
+import { bucketsOf, isBoundary, QUARTER_HOUR_MS } from '../domain/time/buckets.js';
+import { NotFoundError, TooLargeError, ValidationError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import type { MeterRepository } from '../meters/meters.repository.js';
+import type { ListResult } from '../resource.service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { parseInput } from '../validation.js';
+import {
+  aggregateMeasurementsQuery,
+  listMeasurementsQuery,
+  MAX_ITEMS_PER_UPLOAD,
+  type AggregatedMeasurementView,
+  type IngestResult,
+  type MeasurementView,
+} from './measurements.commands.js';
+import type { MeasurementRepository, StoredPoint } from './measurements.repository.js';
+
+/** Aggregations answer at most this many buckets (a year of quarter hours is 35,040). */
+export const MAX_BUCKETS = 40_000;
+/** Occasional readings are interpolated across at most this gap (design.md §6). */
+export const MAX_INTERPOLATION_GAP_MS = 48 * 3600 * 1000;
+
+export interface MeasurementDependencies {
+  measurements: MeasurementRepository;
+  meters: MeterRepository;
+  accounts: AccountRepository;
+  uow: UnitOfWork;
+  clock: Clock;
+}
+
+function ingestMeter(meter: Meter): IngestMeter {
+  return { id: meter.id, measuring: meter.measuring, obis: obisOf(meter), startDate: meter.startDate.getTime(), virtual: isVirtual(meter) };
+}
+
+function uploadItems(input: unknown): unknown[] {
+  const body = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
+  const errors = Object.keys(body ?? {})
+    .filter((key) => key !== 'measurements')
+    .map((key) =>
+      key === 'interpolated'
+        ? { path: key, code: 'field_removed', message: '"interpolated" was removed; send measured values only.' }
+        : { path: key, code: 'unknown_field', message: `Unknown field "${key}".` },
+    );
+  const items = body?.measurements;
+  if (!Array.isArray(items)) errors.push({ path: 'measurements', code: items === undefined ? 'required' : 'invalid_type', message: 'Expected an array of measurements.' });
+  else if (items.length === 0) errors.push({ path: 'measurements', code: 'too_small', message: 'Send at least one measurement.' });
+  if (errors.length > 0) throw new ValidationError(errors);
+  if ((items as unknown[]).length > MAX_ITEMS_PER_UPLOAD) {
+    throw new TooLargeError('too_many_measurements', `At most ${MAX_ITEMS_PER_UPLOAD} measurements per request; split the upload.`);
+  }
+  return items as unknown[];
+}
+
+function groupByMeter(measurements: readonly Measurement[]): Map<string, Measurement[]> {
+  const groups = new Map<string, Measurement[]>();
+  for (const m of measurements) {
+    const group = groups.get(m.meterId);
+    if (group) group.push(m);
+    else groups.set(m.meterId, [m]);
+  }
+  return groups;
+}
+
+/** Meter data: all-or-nothing idempotent ingest, and the time-series reads (design.md §5). */
+export class MeasurementsService {
+  constructor(private readonly deps: MeasurementDependencies) {}
+
+  async ingest(actor: Actor, input: unknown): Promise<IngestResult> {
+    const items = uploadItems(input);
+    const { measurements, meters, uow, clock } = this.deps;
+    const ids = [...new Set(items.map((item) => (item as { meterId?: unknown } | null)?.meterId).filter(isUuid))];
+    const known = new Map((await meters.findByIds(actor.accountId, ids)).map((m) => [m.id, ingestMeter(m)]));
+    const checked = checkMeasurements(items, known, clock.now().getTime());
+    if (checked.errors.length > 0) throw new ValidationError(checked.errors);
+    return uow.transactional(async () => {
+      const byMeter = groupByMeter(checked.measurements);
+      await measurements.lockMeters(actor.accountId, [...byMeter.keys()]);
+      const bounds = [...byMeter].map(([meterId, group]) => ({
+        meterId,
+        from: group.reduce((min, m) => Math.min(min, m.at), Infinity),
+        to: group.reduce((max, m) => Math.max(max, m.at), -Infinity),
+      }));
+      const stored = await measurements.load(actor.accountId, bounds);
+      const registers = bounds.filter((b) => isRegister(known.get(b.meterId)!.measuring));
+      const around = await measurements.neighbours(actor.accountId, registers.map((b) => ({ meterId: b.meterId, before: b.from, after: b.to })));
+      const result: IngestResult = { inserted: 0, updated: 0, unchanged: 0 };
+      const changed: Measurement[] = [];
+      const decreasing: Measurement[] = [];
+      for (const [meterId, group] of byMeter) {
+        const existing = new Map((stored.get(meterId) ?? []).map((p) => [p.at, p.wh]));
+        for (const m of group) {
+          const before = existing.get(m.at);
+          if (before === m.wh) result.unchanged++;
+          else {
+            result[before === undefined ? 'inserted' : 'updated']++;
+            changed.push(m);
+          }
+        }
+        if (isRegister(known.get(meterId)!.measuring)) {
+          decreasing.push(...decreasingReadings([...(stored.get(meterId) ?? []), ...(around.get(meterId) ?? [])], group));
+        }
+      }
+      if (decreasing.length > 0) {
+        throw new ValidationError(
+          decreasing.map((m) => ({ path: `measurements[${m.index}].value`, code: 'reading_decreases', message: 'A register reading is lower than the one before it.' })),
+        );
+      }
+      const grid = changed.filter((m) => onGrid(known.get(m.meterId)!.measuring));
+      await measurements.save(actor.accountId, grid, changed.filter((m) => !onGrid(known.get(m.meterId)!.measuring)));
+      return result;
+    });
+  }
+
+  async list(actor: Actor, query: unknown): Promise<ListResult<MeasurementView>> {
+    const { meterId, startDateTime, endDateTime, limit, offset } = parseInput(listMeasurementsQuery, query, { unknownCode: 'unknown_parameter' });
+    const meter = await this.meter(actor, meterId);
+    const obis = obisOf(meter);
+    const page = await this.deps.measurements.page(actor.accountId, meterId, Date.parse(startDateTime), Date.parse(endDateTime), limit, offset);
+    return { data: page.items.map((p) => ({ meterId, timestamp: new Date(p.at).toISOString(), value: whToKwh(p.wh), obis })), total: page.total };
+  }
+
+  async aggregate(actor: Actor, query: unknown): Promise<ListResult<AggregatedMeasurementView>> {
+    const { meterId, startDateTime, endDateTime, interval } = parseInput(aggregateMeasurementsQuery, query, { unknownCode: 'unknown_parameter' });
+    const meter = await this.meter(actor, meterId);
+    const { timezone } = (await this.deps.accounts.findAccount(actor.accountId))!;
+    const [start, end] = [Date.parse(startDateTime), Date.parse(endDateTime)];
+    const misaligned = [['startDateTime', start] as const, ['endDateTime', end] as const].filter(([, at]) => !isBoundary(at, interval, timezone));
+    if (misaligned.length > 0) {
+      throw new ValidationError(
+        misaligned.map(([path]) => ({ path, code: 'range_not_aligned', message: `Not a ${interval} boundary in ${timezone}.` })),
+      );
+    }
+    // Only quarter hours can make a range too large before its buckets are counted.
+    const buckets = interval === 'PT15M' && (end - start) / QUARTER_HOUR_MS > MAX_BUCKETS ? [] : bucketsOf(start, end, interval, timezone);
+    if (buckets.length === 0 || buckets.length > MAX_BUCKETS) {
+      throw new ValidationError([{ path: 'endDateTime', code: 'range_too_large', message: `At most ${MAX_BUCKETS} buckets per request; use a coarser interval or a shorter range.` }]);
+    }
+    const energy = await this.energy(actor, meter, buckets[0]!.start, buckets.at(-1)!.end, buckets);
+    const data = energy.map((b) => ({
+      meterId,
+      startDateTime: new Date(b.start).toISOString(),
+      endDateTime: new Date(b.end).toISOString(),
+      value: whToKwh(b.wh),
+      complete: b.complete,
+    }));
+    return { data, total: data.length };
+  }
+
+  private async energy(actor: Actor, meter: Meter, start: number, end: number, buckets: ReturnType<typeof bucketsOf>): Promise<BucketEnergy[]> {
+    const load = async (from: number, to: number): Promise<StoredPoint[]> =>
+      (await this.deps.measurements.load(actor.accountId, [{ meterId: meter.id, from, to }])).get(meter.id) ?? [];
+    if (meter.measuring === 'readings_inaccurate') {
+      return energyFromSparseReadings(await load(start - MAX_INTERPOLATION_GAP_MS, end + MAX_INTERPOLATION_GAP_MS), buckets, MAX_INTERPOLATION_GAP_MS);
+    }
+    if (meter.measuring === 'readings_accurate') {
+      const readings = new Map((await load(start, end)).map((p) => [p.at, p.wh]));
+      return sumIntervals(intervalsFromReadings(readings, start, end), buckets);
+    }
+    return sumIntervals(new Map((await load(start, end - QUARTER_HOUR_MS)).map((p) => [p.at, p.wh])), buckets);
+  }
+
+  private async meter(actor: Actor, meterId: string): Promise<Meter> {
+    const [meter] = await this.deps.meters.findByIds(actor.accountId, [meterId]);
+    if (!meter) throw new NotFoundError('meter', meterId);
+    return meter;
+  }
+}

@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { intervalsFromReadings, registerAt, sumIntervals } from '../../../core/domain/measurements/aggregation.js';
+import { kwhToWh, whToKwh } from '../../../core/domain/measurements/energy.js';
+import { checkMeasurements, decreasingReadings, type IngestMeter } from '../../../core/domain/measurements/ingest.js';
+import { normaliseObis } from '../../../core/domain/measurements/obis.js';
+import { QUARTER_HOUR_MS } from '../../../core/domain/time/buckets.js';
+
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+
+describe('energy units', () => {
+  it('turns kWh with up to 3 decimals into exact Wh and back', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e15 }), (wh) => {
+        expect(kwhToWh(whToKwh(wh))).toBe(wh);
+      }),
+    );
+    expect([kwhToWh(0.001), kwhToWh(1.5), kwhToWh(0.1 + 0.2)]).toEqual([1, 1500, 300]);
+    expect([kwhToWh(1.0005), kwhToWh(-1), kwhToWh(Number.NaN), kwhToWh(Infinity)]).toEqual([null, null, null, null]);
+  });
+
+  it('reads OBIS codes in their common spellings', () => {
+    expect(['1.8', '1.8.0', '1-0:1.8.0', '1-0:1.8.0*255'].map(normaliseObis)).toEqual(['1.8.0', '1.8.0', '1.8.0', '1.8.0']);
+  });
+});
+
+describe('readings to intervals', () => {
+  const readings = fc.array(fc.integer({ min: 0, max: 10_000 }), { minLength: 2, maxLength: 200 }).map((steps) => {
+    let register = 1_000_000;
+    return steps.map((step, i) => ({ at: T0 + i * QUARTER_HOUR_MS, wh: (register += step) }));
+  });
+
+  it('sums the intervals of a complete series to the difference of the registers at its ends', () => {
+    fc.assert(
+      fc.property(readings, (series) => {
+        const map = new Map(series.map((r) => [r.at, r.wh]));
+        const end = series.at(-1)!.at;
+        const intervals = intervalsFromReadings(map, T0, end);
+        const [bucket] = sumIntervals(intervals, [{ start: T0, end }]);
+        expect(bucket).toEqual({ start: T0, end, wh: series.at(-1)!.wh - series[0]!.wh, complete: true });
+      }),
+    );
+  });
+
+  it('marks a bucket incomplete when a reading is missing and never invents energy', () => {
+    fc.assert(
+      fc.property(readings, fc.nat(), (series, hole) => {
+        fc.pre(series.length > 2);
+        const gone = 1 + (hole % (series.length - 2));
+        const map = new Map(series.filter((_, i) => i !== gone).map((r) => [r.at, r.wh]));
+        const end = series.at(-1)!.at;
+        const [bucket] = sumIntervals(intervalsFromReadings(map, T0, end), [{ start: T0, end }]);
+        expect(bucket!.complete).toBe(false);
+        expect(bucket!.wh).toBeLessThanOrEqual(series.at(-1)!.wh - series[0]!.wh);
+      }),
+    );
+  });
+
+  it('interpolates registers linearly only within the allowed gap', () => {
+    const sparse = [
+      { at: 0, wh: 100 },
+      { at: 100, wh: 200 },
+    ];
+    expect([registerAt(sparse, 0, 10), registerAt(sparse, 25, 100), registerAt(sparse, 25, 50), registerAt(sparse, 150, 100)]).toEqual([100, 125, null, null]);
+  });
+});
+
+describe('upload checks', () => {
+  const meter: IngestMeter = { id: 'm', measuring: 'readings_accurate', obis: '1.8.0', startDate: T0, virtual: false };
+  const meters = new Map([['m', meter]]);
+
+  it('collapses identical duplicates and keeps the upload order as index', () => {
+    const item = { meterId: 'm', timestamp: '2026-01-01T00:15:00.000Z', value: 1 };
+    const { measurements, errors } = checkMeasurements([item, item], meters, T0 + 10 * QUARTER_HOUR_MS);
+    expect(errors).toEqual([]);
+    expect(measurements).toEqual([{ meterId: 'm', at: T0 + QUARTER_HOUR_MS, wh: 1000, index: 0 }]);
+  });
+
+  it('blames the uploaded reading that breaks the order', () => {
+    const stored = [
+      { at: 0, wh: 10 },
+      { at: 2, wh: 30 },
+    ];
+    const upload = { meterId: 'm', at: 1, wh: 40, index: 3 };
+    expect(decreasingReadings(stored, [upload])).toEqual([upload]);
+    expect(decreasingReadings(stored, [{ ...upload, wh: 20 }])).toEqual([]);
+  });
+});
