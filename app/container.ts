@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { container as root, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { AccountsService } from '../core/accounts/accounts.service.js';

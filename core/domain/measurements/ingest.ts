@@ -1,6 +1,6 @@
 import type { FieldErrorLike } from '../field-error.js';
 import { QUARTER_HOUR_MS } from '../time/buckets.js';
-import { isUtcInstant } from '../time/calendar-date.js';
+import { parseUtcInstant } from '../time/calendar-date.js';
 import { kwhToWh } from './energy.js';
 import { normaliseObis, onGrid, type Obis } from './obis.js';
 import type { Measuring } from '../meters/meter.js';
@@ -35,11 +35,11 @@ export function checkMeasurements(
   now: number,
 ): { measurements: Measurement[]; errors: FieldErrorLike[] } {
   const errors: FieldErrorLike[] = [];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, Map<number, number>>();
   const measurements: Measurement[] = [];
   items.forEach((item, index) => {
-    const at = `measurements[${index}]`;
-    const fail = (field: string, code: string, message: string) => errors.push({ path: field ? `${at}.${field}` : at, code, message });
+    const fail = (field: string, code: string, message: string) =>
+      errors.push({ path: field ? `measurements[${index}].${field}` : `measurements[${index}]`, code, message });
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return fail('', 'invalid_type', 'Expected an object.');
     const { meterId, timestamp, value, obis } = item as Record<string, unknown>;
     const before = errors.length;
@@ -51,11 +51,10 @@ export function checkMeasurements(
     if (typeof meterId !== 'string') fail('meterId', meterId === undefined ? 'required' : 'invalid_type', 'Expected a meter id.');
     else if (!meter) fail('meterId', 'reference_not_found', `No meter with id ${meterId}.`);
     else if (meter.virtual) fail('meterId', 'virtual_meter', 'Values of virtual meters are computed, not submitted.');
-    let instant = NaN;
-    if (typeof timestamp !== 'string' || !isUtcInstant(timestamp)) {
+    const instant = typeof timestamp === 'string' ? parseUtcInstant(timestamp) : null;
+    if (instant === null) {
       fail('timestamp', timestamp === undefined ? 'required' : 'invalid_date_time', 'Expected an ISO 8601 UTC timestamp with milliseconds.');
     } else {
-      instant = Date.parse(timestamp);
       if (instant > now) fail('timestamp', 'in_the_future', 'The timestamp lies in the future.');
       if (meter && !meter.virtual) {
         if (onGrid(meter.measuring) && instant % QUARTER_HOUR_MS !== 0) fail('timestamp', 'off_grid', 'This meter sends values on the quarter hour.');
@@ -70,11 +69,12 @@ export function checkMeasurements(
     if (obis !== undefined && obis !== null && meter && (typeof obis !== 'string' || normaliseObis(obis) !== meter.obis)) {
       fail('obis', 'obis_mismatch', `This meter sends ${meter.obis}.`);
     }
-    if (errors.length > before || wh === null) return;
-    const key = `${meterId}@${instant}`;
-    const earlier = seen.get(key);
+    if (errors.length > before || wh === null || instant === null) return;
+    let ofMeter = seen.get(meterId as string);
+    if (!ofMeter) seen.set(meterId as string, (ofMeter = new Map()));
+    const earlier = ofMeter.get(instant);
     if (earlier === undefined) {
-      seen.set(key, wh);
+      ofMeter.set(instant, wh);
       measurements.push({ meterId: meterId as string, at: instant, wh, index });
     } else if (earlier !== wh) {
       fail('value', 'conflicting_duplicate', 'Another item of this request has a different value for this meter and time.');

@@ -1,5 +1,4 @@
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A real calendar date written `YYYY-MM-DD`. */
 export function isCalendarDate(value: string): boolean {
@@ -9,9 +8,38 @@ export function isCalendarDate(value: string): boolean {
   return date.toISOString().slice(0, 10) === value;
 }
 
+function daysInMonth(year: number, month: number): number {
+  return month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+function digits(value: string, from: number, count: number): number {
+  let result = 0;
+  for (let i = from; i < from + count; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    result = result * 10 + digit;
+  }
+  return result;
+}
+
+/**
+ * Epoch ms of an ISO 8601 UTC instant with milliseconds (`2026-01-01T00:00:00.000Z`), or null.
+ * Read by character position: this runs for every value of an upload.
+ */
+export function parseUtcInstant(value: string): number | null {
+  if (value.length !== 24 || value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':' || value[19] !== '.' || value[23] !== 'Z') {
+    return null;
+  }
+  const [year, month, day, hour, minute, second, ms] = [digits(value, 0, 4), digits(value, 5, 2), digits(value, 8, 2), digits(value, 11, 2), digits(value, 14, 2), digits(value, 17, 2), digits(value, 20, 3)] as const;
+  if (year < 0 || ms < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+    return null;
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
+}
+
 /** An ISO 8601 UTC instant with milliseconds, e.g. `2026-01-01T00:00:00.000Z`. */
 export function isUtcInstant(value: string): boolean {
-  return UTC_INSTANT.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value;
+  return parseUtcInstant(value) !== null;
 }
 
 // Building a formatter costs far more than using one; zones are few.

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Measurement } from '../../domain/measurements/ingest.js';
-import { dayOf, MeasurementDay, slotOf, SLOTS_PER_DAY, SparseReading } from '../../domain/measurements/measurement-day.js';
+import { dayOf, instantOf, MeasurementDay, slotOf, SLOTS_PER_DAY, SparseReading } from '../../domain/measurements/measurement-day.js';
 import type { MeasurementRepository, SeriesRange, StoredPoint } from '../../measurements/measurements.repository.js';
 import { AccountEntity } from '../accounts/account.entities.js';
 import { MeterEntity } from '../meters/meter.persistence.js';
@@ -60,20 +60,36 @@ export class MikroMeasurementRepository implements MeasurementRepository {
 
   async load(accountId: string, ranges: readonly SeriesRange[]): Promise<Map<string, StoredPoint[]>> {
     if (ranges.length === 0) return new Map();
-    const json = JSON.stringify(ranges.map((r) => ({ meter_id: r.meterId, from_at: new Date(r.from).toISOString(), to_at: new Date(r.to).toISOString() })));
-    const rows = await this.em.execute<PointRow[]>(
-      `with r as (select * from json_to_recordset(?::json) as r(meter_id uuid, from_at timestamptz, to_at timestamptz)),
-       grid as (${POINTS} and d.account_id = ? and exists (
-         select 1 from r where r.meter_id = d.meter_id and d.day between (r.from_at at time zone 'UTC')::date and (r.to_at at time zone 'UTC')::date))
-       select g.meter_id, g.at, g.wh from grid g join r on r.meter_id = g.meter_id
-         where g.at between extract(epoch from r.from_at) * 1000 and extract(epoch from r.to_at) * 1000
-       union all
-       select m.meter_id, extract(epoch from m.at) * 1000, m.wh from meter_readings m join r on r.meter_id = m.meter_id
-         where m.account_id = ? and m.at between r.from_at and r.to_at
-       order by 1, 2`,
-      [json, accountId, accountId],
+    const json = JSON.stringify(ranges.map((r) => ({ meter_id: r.meterId, from_day: dayOf(r.from), to_day: dayOf(r.to), from_at: r.from, to_at: r.to })));
+    // Day rows come back as array text and are unpacked here: far cheaper than a row per value.
+    const days = await this.em.execute<{ meter_id: string; day: string; values: string }[]>(
+      `select d.meter_id, d.day::text as day, d."values"::text as "values"
+       from measurement_days d join json_to_recordset(?::json) as r(meter_id uuid, from_day date, to_day date) on d.meter_id = r.meter_id and d.day between r.from_day and r.to_day
+       where d.account_id = ? order by d.meter_id, d.day`,
+      [json, accountId],
     );
-    return grouped(rows);
+    const readings = await this.em.execute<PointRow[]>(
+      `select m.meter_id, extract(epoch from m.at) * 1000 as at, m.wh
+       from meter_readings m join json_to_recordset(?::json) as r(meter_id uuid, from_at bigint, to_at bigint) on m.meter_id = r.meter_id
+       where m.account_id = ? and m.at between to_timestamp(r.from_at / 1000.0) and to_timestamp(r.to_at / 1000.0) order by 1, 2`,
+      [json, accountId],
+    );
+    const bounds = new Map(ranges.map((r) => [r.meterId, r]));
+    const series = grouped(readings);
+    for (const row of days) {
+      const { from, to } = bounds.get(row.meter_id)!;
+      const points = series.get(row.meter_id) ?? [];
+      row.values
+        .slice(1, -1)
+        .split(',')
+        .forEach((cell, slot) => {
+          const at = instantOf(row.day, slot);
+          if (cell !== 'NULL' && at >= from && at <= to) points.push({ at, wh: Number(cell) });
+        });
+      series.set(row.meter_id, points);
+    }
+    for (const points of series.values()) points.sort((x, y) => x.at - y.at);
+    return series;
   }
 
   async neighbours(accountId: string, around: readonly { meterId: string; before: number; after: number }[]): Promise<Map<string, StoredPoint[]>> {

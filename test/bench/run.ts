@@ -1,0 +1,162 @@
+/**
+ * `npm run bench`: starts the service on PostgreSQL in its own process, loads meter data through
+ * the API the way partners send it (96 consecutive quarter hours per meter and request), loads
+ * the same kind of rows with raw COPY as the baseline of this run, and prints one JSON object
+ * as the last line of its output.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { runCli } from '../../app/cli.js';
+import { loadConfig } from '../../app/config.js';
+import { Api } from '../support/http.js';
+
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const QH = 15 * 60 * 1000;
+const DAY = 96 * QH;
+const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+
+function databaseUrl(name: string): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  await client.query(sql);
+  await client.end();
+}
+
+async function startService(url: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', 'serve'], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    env: { ...process.env, DATABASE_URL: url, JWT_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
+  });
+  return { baseUrl, stop: () => new Promise((resolve) => (child.on('exit', () => resolve()), child.kill('SIGTERM'))) };
+}
+
+/** `values` values as 96 consecutive quarter hours per meter, starting on `day` (epoch ms). */
+function upload(meterIds: string[], values: number, day: number): string {
+  const items = Array.from({ length: values }, (_, k) => ({
+    meterId: meterIds[Math.floor(k / 96) % meterIds.length]!,
+    timestamp: new Date(day + (k % 96) * QH + Math.floor(k / 96 / meterIds.length) * DAY).toISOString(),
+    value: ((k * 7) % 1000) / 1000,
+  }));
+  return JSON.stringify({ measurements: items });
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+async function ingestRate(clients: Api[], bodies: string[][]): Promise<number> {
+  const count = bodies.flat().reduce((sum, body) => sum + (body.match(/"meterId"/g)?.length ?? 0), 0);
+  const seconds = await timed(async () => {
+    await Promise.all(
+      clients.map(async (client, i) => {
+        for (const body of bodies[i]!) {
+          const response = await client.post('/v1/measurements', body, { 'content-type': 'application/json' });
+          if (response.status !== 201) throw new Error(`ingest failed: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+        }
+      }),
+    );
+  });
+  return Math.round(count / seconds);
+}
+
+async function main(): Promise<void> {
+  const name = `ebbs_bench_${Date.now()}`;
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = databaseUrl(name);
+  const service = await startService(url);
+  try {
+    const account = (await runCli(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET }), ['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test'])) as Record<string, string>;
+    const grant = await new Api(service.baseUrl).post('/v1/oauth', { grantType: 'api_token', token: account.apiToken });
+    const api = new Api(service.baseUrl, grant.body.accessToken);
+    const site = (await api.post('/v1/sites', { name: 'Bench', type: 'balanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;
+    const meterIds: string[] = [];
+    for (let i = 0; i < 420; i++) {
+      const meter = await api.post('/v1/meters', { siteId: site.id, direction: 'consumer', identifier: `B-${i}`, measuring: 'load_profile_accurate', startDate: '2020-01-01T00:00:00.000Z' });
+      meterIds.push(meter.body.id);
+    }
+    const day = (n: number) => Date.parse('2021-01-01T00:00:00.000Z') + n * DAY;
+    // Warm-up (JIT, connection pool, plan caches), then each scenario writes days no other one touches.
+    await ingestRate([api], [[upload(meterIds, 10_000, day(0))]]);
+    const at500 = await ingestRate([api], [Array.from({ length: 80 }, (_, i) => upload(meterIds.slice(5 * (i % 84), 5 * (i % 84) + 6), 500, day(10 + Math.floor(i / 84))))]);
+    const at10k = await ingestRate([api], [Array.from({ length: 20 }, (_, i) => upload(meterIds, 10_000, day(20 + 2 * i)))]);
+    const fourClients = await Promise.all(Array.from({ length: 4 }, () => new Api(service.baseUrl, grant.body.accessToken)));
+    const at10kx4 = await ingestRate(fourClients, fourClients.map((_, c) => Array.from({ length: 8 }, (_, i) => upload(meterIds, 10_000, day(100 + 2 * (c * 8 + i))))));
+
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const copyRows = 2_000;
+    const copySeconds = await timed(async () => {
+      const rows = Array.from({ length: copyRows }, (_, r) => {
+        const values = Array.from({ length: 96 }, (_, s) => (r * 96 + s) % 1000).join(',');
+        return `${account.accountId}\t${meterIds[r % meterIds.length]}\t${new Date(day(500 + Math.floor(r / meterIds.length))).toISOString().slice(0, 10)}\t{${values}}\n`;
+      });
+      await pipeline(Readable.from(rows), client.query(copyFrom('COPY measurement_days (account_id, meter_id, day, "values") FROM STDIN')));
+    });
+    const copyRate = Math.round((copyRows * 96) / copySeconds);
+
+    // One meter-year, then the P1M aggregation over it (median of 15).
+    const yearMeter = meterIds[0]!;
+    for (let d = 0; d < 365; d += 100) {
+      await api.post('/v1/measurements', upload([yearMeter], Math.min(100, 365 - d) * 96, Date.parse('2025-12-31T23:00:00.000Z') - (Date.parse('2025-12-31T23:00:00.000Z') % DAY) + d * DAY), { 'content-type': 'application/json' });
+    }
+    const durations: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      durations.push(
+        await timed(async () => {
+          const response = await api.get(`/v1/aggregated-measurements?meterId=${yearMeter}&startDateTime=2025-12-31T23:00:00.000Z&endDateTime=2026-12-31T23:00:00.000Z&interval=P1M`);
+          if (response.status !== 200) throw new Error(JSON.stringify(response.body));
+        }),
+      );
+    }
+    const aggregateMs = durations.sort((x, y) => x - y)[7]! * 1000;
+
+    await client.query('vacuum analyze measurement_days');
+    const { rows } = await client.query(
+      `select pg_total_relation_size('measurement_days') as bytes,
+              (select sum(cardinality(array_remove("values", null))) from measurement_days) as values`,
+    );
+    await client.end();
+    const summary = {
+      ingest_http_500_values_per_s: at500,
+      ingest_http_10k_values_per_s: at10k,
+      ingest_http_10k_4clients_values_per_s: at10kx4,
+      ingest_copy_values_per_s: copyRate,
+      ingest_http_10k_vs_copy_ratio: Number((at10k / copyRate).toFixed(3)),
+      bytes_per_value: Number((Number(rows[0].bytes) / Number(rows[0].values)).toFixed(2)),
+      stored_values: Number(rows[0].values),
+      aggregate_meter_year_p1m_ms: Number(aggregateMs.toFixed(1)),
+      run_id: randomUUID(),
+    };
+    console.log(JSON.stringify(summary));
+  } finally {
+    await service.stop();
+    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  }
+}
+
+await main();
