@@ -49,7 +49,7 @@ export async function runCli(config: Config, args: string[]): Promise<unknown> {
   });
   const runtime = await openRuntime({ ...config, DB_POOL_SIZE: 1 });
   try {
-    const accounts = buildContainer({ orm: runtime.orm, jwtSecret: runtime.jwtSecret, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL }).resolve(AccountsService);
+    const accounts = buildContainer({ ...runtime, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL }).resolve(AccountsService);
     return await RequestContext.create(runtime.orm.em, () => command(accounts, values as Record<string, string | undefined>));
   } finally {
     await runtime.close();

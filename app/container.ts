@@ -29,9 +29,13 @@ import { MikroSiteRepository } from '../core/persistence/sites/site.repository.j
 import { MikroUnitOfWork } from '../core/persistence/unit-of-work.js';
 import { ProductsService } from '../core/products/products.service.js';
 import { SitesService } from '../core/sites/sites.service.js';
+import { BalancingService } from '../core/balancing/balancing.service.js';
+import { MikroBalancingRepository } from '../core/persistence/balancing/balance.persistence.js';
+import type { JobQueue } from '../core/queue/job-queue.js';
 
 export interface ContainerSettings {
   orm: MikroORM;
+  queue: JobQueue;
   jwtSecret: string;
   refreshTokenTtlSeconds: number;
   clock?: Clock;
@@ -61,6 +65,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     settings: new MikroBalancingSettingRepository(em),
     attributes: new MikroCustomAttributeRepository(em),
     measurements: new MikroMeasurementRepository(em),
+    balancing: new MikroBalancingRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -79,7 +84,8 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(ContractsService, (c) => new ContractsService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock }));
   single(ContractMetersService, () => new ContractMetersService({ ...repositories, uow, clock }));
   single(BalancingSettingsService, () => new BalancingSettingsService({ ...repositories, uow, clock }));
-  single(MeasurementsService, () => new MeasurementsService({ ...repositories, uow, clock }));
+  single(BalancingService, () => new BalancingService({ ...repositories, queue: settings.queue, uow }));
+  single(MeasurementsService, (c) => new MeasurementsService({ ...repositories, balancing: c.resolve(BalancingService), uow, clock }));
   return c;
 }
 
@@ -98,6 +104,7 @@ export function resolveServices(c: DependencyContainer) {
     contractMeters: c.resolve(ContractMetersService),
     balancingSettings: c.resolve(BalancingSettingsService),
     measurements: c.resolve(MeasurementsService),
+    balancing: c.resolve(BalancingService),
   };
 }
 export type Services = ReturnType<typeof resolveServices>;

@@ -6,6 +6,9 @@ import { printGraphQLSchema } from '../graphql/schema.js';
 import { isCliCommand, runCli, UsageError } from './cli.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
+import { buildContainer, resolveServices } from './container.js';
+import { QUEUES, startWorker } from './worker.js';
+import { pino } from 'pino';
 import { startServer } from './server.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../graphql/schema.graphql', import.meta.url));
@@ -38,6 +41,23 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** `npm run worker`: balancing without the HTTP server. */
+async function workOnly(): Promise<void> {
+  const config = loadConfig();
+  const logger = pino({ level: config.LOG_LEVEL });
+  const runtime = await openRuntime(config);
+  await runtime.queue.start(QUEUES);
+  const services = resolveServices(buildContainer({ ...runtime, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL }));
+  const worker = await startWorker({ ...runtime, balancing: services.balancing, config, logger });
+  logger.info('ebbs worker started');
+  const stop = () => {
+    worker.stop();
+    runtime.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
 async function migrateOnly(): Promise<void> {
   const runtime = await openRuntime(loadConfig());
   await runtime.close();
@@ -57,6 +77,7 @@ async function createMigration(): Promise<void> {
 async function main(args: string[]): Promise<void> {
   const [command = 'serve'] = args;
   if (command === 'serve') return serve();
+  if (command === 'worker') return workOnly();
   if (command === 'migrate') return migrateOnly();
   if (command === 'migration:create') return createMigration();
   if (command === 'graphql:schema') {

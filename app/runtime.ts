@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm, type OrmOptions } from '../core/persistence/orm.js';
+import { PgBossQueue } from '../core/queue/pg-boss.queue.js';
 import type { Config } from './config.js';
 import { openDatabase, resolveJwtSecret, type Database } from './database.js';
 
@@ -7,6 +8,8 @@ export interface Runtime {
   config: Config;
   database: Database;
   orm: MikroORM;
+  /** Started by the server or worker; the CLI never sends jobs. */
+  queue: PgBossQueue;
   jwtSecret: string;
   close(): Promise<void>;
 }
@@ -18,12 +21,20 @@ export async function openRuntime(config: Config, hooks: Pick<OrmOptions, 'onQue
     const orm = await openOrm({ clientUrl: database.url, poolSize: config.DB_POOL_SIZE, ...hooks });
     await migrate(orm);
     const jwtSecret = await resolveJwtSecret(config);
+    const queue = new PgBossQueue({
+      connectionString: database.url,
+      pollSeconds: config.QUEUE_POLL_SECONDS,
+      retryLimit: config.JOB_RETRY_LIMIT,
+      retryDelaySeconds: config.JOB_RETRY_DELAY_SECONDS,
+    });
     return {
       config,
       database,
       orm,
+      queue,
       jwtSecret,
       close: async () => {
+        await queue.stop();
         await orm.close();
         await database.close();
       },

@@ -10,6 +10,7 @@ import type { OrmOptions } from '../core/persistence/orm.js';
 import type { Config } from './config.js';
 import { buildContainer, resolveServices, type ContainerSettings } from './container.js';
 import { openRuntime } from './runtime.js';
+import { QUEUES, startWorker } from './worker.js';
 
 export interface RunningServer {
   url: string;
@@ -41,7 +42,7 @@ export async function createHttpApp(settings: ContainerSettings & { config: Conf
   app.use(rest.router);
   app.use(notFound);
   app.use(errorHandler(logger));
-  return { app, stopGraphQL: graphql.stop };
+  return { app, stopGraphQL: graphql.stop, services };
 }
 
 function closeHttp(server: Server, timeoutMs: number): Promise<void> {
@@ -61,13 +62,16 @@ export async function startServer(
   hooks: Pick<OrmOptions, 'onQuery'> = {},
 ): Promise<RunningServer> {
   const runtime = await openRuntime(config, hooks);
-  const { app, stopGraphQL } = await createHttpApp({
+  await runtime.queue.start(QUEUES);
+  const { app, stopGraphQL, services } = await createHttpApp({
     config,
     logger,
     orm: runtime.orm,
+    queue: runtime.queue,
     jwtSecret: runtime.jwtSecret,
     refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL,
   });
+  const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, config, logger }) : null;
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
   });
@@ -77,6 +81,7 @@ export async function startServer(
     logger,
     close: async () => {
       await closeHttp(server, config.SHUTDOWN_TIMEOUT_MS);
+      worker?.stop();
       await stopGraphQL();
       await runtime.close();
     },

@@ -1,6 +1,7 @@
 import type { UsersService } from '../core/accounts/users.service.js';
 import type { Actor } from '../core/auth/actor.js';
 import type { BalancingSettingsService } from '../core/balancing/balancing-settings.service.js';
+import type { BalancingService } from '../core/balancing/balancing.service.js';
 import type { ContractMetersService } from '../core/contracts/contract-meters.service.js';
 import type { ContractsService } from '../core/contracts/contracts.service.js';
 import type { CustomAttributesService } from '../core/custom-attributes/custom-attributes.service.js';
@@ -24,6 +25,7 @@ export interface GraphQLServices {
   customAttributes: CustomAttributesService;
   users: UsersService;
   measurements: MeasurementsService;
+  balancing: BalancingService;
 }
 
 export interface GraphQLContext {

@@ -10,11 +10,14 @@ import type { RouteSpec } from './route.js';
 import { oauthRoutes } from './routes/oauth.routes.js';
 import { masterDataRoutes, type MasterDataServices } from './routes/master-data.routes.js';
 import { measurementRoutes } from './routes/measurements.routes.js';
+import { balancingRoutes } from './routes/balancing.routes.js';
+import type { BalancingService } from '../core/balancing/balancing.service.js';
 import type { MeasurementsService } from '../core/measurements/measurements.service.js';
 
 export interface RestServices extends MasterDataServices {
   auth: AuthService;
   measurements: MeasurementsService;
+  balancing: BalancingService;
 }
 
 export interface RestOptions {
@@ -22,7 +25,7 @@ export interface RestOptions {
 }
 
 export function restRoutes(services: RestServices): RouteSpec[] {
-  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements)];
+  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing)];
 }
 
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -1,12 +1,14 @@
 import type { AccountRepository } from '../accounts/accounts.repository.js';
+import type { BalancingService } from '../balancing/balancing.service.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
-import { energyFromSparseReadings, intervalsFromReadings, sumIntervals, type BucketEnergy } from '../domain/measurements/aggregation.js';
+import type { BucketEnergy } from '../domain/measurements/aggregation.js';
+import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { whToKwh } from '../domain/measurements/energy.js';
 import { checkMeasurements, decreasingReadings, type IngestMeter, type Measurement } from '../domain/measurements/ingest.js';
 import { isRegister, obisOf, onGrid } from '../domain/measurements/obis.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
-import { bucketsOf, isBoundary, QUARTER_HOUR_MS } from '../domain/time/buckets.js';
+import { bucketsOf, isBoundary, MAX_BUCKETS, QUARTER_HOUR_MS } from '../domain/time/buckets.js';
 import { NotFoundError, TooLargeError, ValidationError } from '../errors.js';
 import { isUuid } from '../ids.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
@@ -21,14 +23,11 @@ import {
   type IngestResult,
   type MeasurementView,
 } from './measurements.commands.js';
-import type { MeasurementRepository, StoredPoint } from './measurements.repository.js';
+import type { MeasurementRepository } from './measurements.repository.js';
 
-/** Aggregations answer at most this many buckets (a year of quarter hours is 35,040). */
-export const MAX_BUCKETS = 40_000;
-/** Occasional readings are interpolated across at most this gap (design.md §6). */
-export const MAX_INTERPOLATION_GAP_MS = 48 * 3600 * 1000;
 
 export interface MeasurementDependencies {
+  balancing: BalancingService;
   measurements: MeasurementRepository;
   meters: MeterRepository;
   accounts: AccountRepository;
@@ -69,6 +68,10 @@ function groupByMeter(measurements: readonly Measurement[]): Map<string, Measure
   return groups;
 }
 
+function spanOf(group: readonly Measurement[]): { from: number; to: number } {
+  return { from: group.reduce((min, m) => Math.min(min, m.at), Infinity), to: group.reduce((max, m) => Math.max(max, m.at), -Infinity) };
+}
+
 /** Meter data: all-or-nothing idempotent ingest, and the time-series reads (design.md §5). */
 export class MeasurementsService {
   constructor(private readonly deps: MeasurementDependencies) {}
@@ -80,14 +83,10 @@ export class MeasurementsService {
     const known = new Map((await meters.findByIds(actor.accountId, ids)).map((m) => [m.id, ingestMeter(m)]));
     const checked = checkMeasurements(items, known, clock.now().getTime());
     if (checked.errors.length > 0) throw new ValidationError(checked.errors);
-    return uow.transactional(async () => {
+    const { result, sites } = await uow.transactional(async () => {
       const byMeter = groupByMeter(checked.measurements);
       await measurements.lockMeters(actor.accountId, [...byMeter.keys()]);
-      const bounds = [...byMeter].map(([meterId, group]) => ({
-        meterId,
-        from: group.reduce((min, m) => Math.min(min, m.at), Infinity),
-        to: group.reduce((max, m) => Math.max(max, m.at), -Infinity),
-      }));
+      const bounds = [...byMeter].map(([meterId, group]) => ({ meterId, ...spanOf(group) }));
       const stored = await measurements.load(actor.accountId, bounds);
       const registers = bounds.filter((b) => isRegister(known.get(b.meterId)!.measuring));
       const around = await measurements.neighbours(actor.accountId, registers.map((b) => ({ meterId: b.meterId, before: b.from, after: b.to })));
@@ -115,8 +114,11 @@ export class MeasurementsService {
       }
       const grid = changed.filter((m) => onGrid(known.get(m.meterId)!.measuring));
       await measurements.save(actor.accountId, grid, changed.filter((m) => !onGrid(known.get(m.meterId)!.measuring)));
-      return result;
+      const spans = [...groupByMeter(changed)].map(([meterId, group]) => ({ meterId, ...spanOf(group) }));
+      return { result, sites: await this.deps.balancing.markChanged(actor.accountId, spans) };
     });
+    await this.deps.balancing.schedule(actor.accountId, sites);
+    return result;
   }
 
   async list(actor: Actor, query: unknown): Promise<ListResult<MeasurementView>> {
@@ -155,16 +157,9 @@ export class MeasurementsService {
   }
 
   private async energy(actor: Actor, meter: Meter, start: number, end: number, buckets: ReturnType<typeof bucketsOf>): Promise<BucketEnergy[]> {
-    const load = async (from: number, to: number): Promise<StoredPoint[]> =>
-      (await this.deps.measurements.load(actor.accountId, [{ meterId: meter.id, from, to }])).get(meter.id) ?? [];
-    if (meter.measuring === 'readings_inaccurate') {
-      return energyFromSparseReadings(await load(start - MAX_INTERPOLATION_GAP_MS, end + MAX_INTERPOLATION_GAP_MS), buckets, MAX_INTERPOLATION_GAP_MS);
-    }
-    if (meter.measuring === 'readings_accurate') {
-      const readings = new Map((await load(start, end)).map((p) => [p.at, p.wh]));
-      return sumIntervals(intervalsFromReadings(readings, start, end), buckets);
-    }
-    return sumIntervals(new Map((await load(start, end - QUARTER_HOUR_MS)).map((p) => [p.at, p.wh])), buckets);
+    const { from, to } = loadWindow(meter.measuring, start, end);
+    const points = (await this.deps.measurements.load(actor.accountId, [{ meterId: meter.id, from, to }])).get(meter.id) ?? [];
+    return bucketEnergy(meter.measuring, points, buckets);
   }
 
   private async meter(actor: Actor, meterId: string): Promise<Meter> {

@@ -1,4 +1,5 @@
 import { AccountEntity, ApiTokenEntity, RefreshTokenEntity, UserEntity } from './accounts/account.entities.js';
+import { BalanceDayEntity, BalancingDayEntity, BalancingDirtyRangeEntity } from './balancing/balance.persistence.js';
 import { BalancingSettingEntity } from './balancing/balancing-setting.persistence.js';
 import { ContractEntity, ContractMeterEntity } from './contracts/contract.persistence.js';
 import { CustomAttributeEntity } from './custom-attributes/custom-attribute.entity.js';
@@ -25,4 +26,7 @@ export const entities = [
   BalancingSettingEntity,
   MeasurementDayEntity,
   SparseReadingEntity,
+  BalanceDayEntity,
+  BalancingDayEntity,
+  BalancingDirtyRangeEntity,
 ];

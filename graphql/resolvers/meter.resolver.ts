@@ -17,7 +17,7 @@ import {
   MpoListType,
   MpoType,
 } from '../types/meter.types.js';
-import { SiteType } from '../types/site.types.js';
+import { AggregatedBalanceListType, BalanceArgs, SiteType } from '../types/site.types.js';
 
 @Resolver(() => MeterType)
 export class MeterResolver extends crudResolver({
@@ -43,6 +43,11 @@ export class MeterResolver extends crudResolver({
   @FieldResolver(() => MeasurementListType, { description: 'Values as submitted, like GET /v1/measurements' })
   measurements(@Root() meter: MeterView, @Args(() => MeasurementRangeArgs) args: MeasurementRangeArgs, @Ctx() { actor, services }: Context) {
     return services.measurements.list(actor, { ...toPlain(args), meterId: meter.id });
+  }
+
+  @FieldResolver(() => AggregatedBalanceListType, { description: 'Like GET /v1/aggregated-balances?debitorMeterId=' })
+  balances(@Root() meter: MeterView, @Args(() => BalanceArgs) args: BalanceArgs, @Ctx() { actor, services }: Context) {
+    return services.balancing.aggregatedBalances(actor, { ...toPlain(args), debitorMeterId: meter.id });
   }
 
   @FieldResolver(() => AggregatedMeasurementListType, { description: 'Energy per bucket, like GET /v1/aggregated-measurements' })

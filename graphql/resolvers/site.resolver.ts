@@ -1,11 +1,11 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { SiteView } from '../../core/sites/sites.service.js';
-import type { GraphQLContext } from '../context.js';
+import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
 import { ListArgs } from '../types/common.types.js';
 import { BalancingSettingType, ContractType } from '../types/contract.types.js';
 import { MeterType } from '../types/meter.types.js';
-import { SiteInput, SiteListType, SiteType } from '../types/site.types.js';
+import { AggregatedBalanceListType, BalanceArgs, SiteInput, SiteListType, SiteType } from '../types/site.types.js';
 
 @Resolver(() => SiteType)
 export class SiteResolver extends crudResolver({
@@ -30,5 +30,10 @@ export class SiteResolver extends crudResolver({
   @FieldResolver(() => [BalancingSettingType])
   balancingSettings(@Root() site: SiteView, @Ctx() { loaders }: GraphQLContext) {
     return loaders.settingsBySite.load(site.id);
+  }
+
+  @FieldResolver(() => AggregatedBalanceListType, { description: 'Like GET /v1/aggregated-balances?siteId=' })
+  balances(@Root() site: SiteView, @Args(() => BalanceArgs) args: BalanceArgs, @Ctx() { actor, services }: GraphQLContext) {
+    return services.balancing.aggregatedBalances(actor, { ...toPlain(args), siteId: site.id });
   }
 }

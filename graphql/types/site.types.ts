@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { AddressInput, AddressType } from './common.types.js';
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { AddressInput, AddressType, ListArgs } from './common.types.js';
 
 @ObjectType('Site')
 export class SiteType {
@@ -28,4 +28,27 @@ export class SiteInput {
   @Field(() => String, { nullable: true }) balanceResolution?: string | null;
   @Field(() => AddressInput, { nullable: true }) address?: AddressInput | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
+}
+
+@ObjectType('AggregatedBalance')
+export class AggregatedBalanceType {
+  @Field(() => ID, { nullable: true }) debitorMeterId!: string | null;
+  @Field(() => ID, { nullable: true }) creditorMeterId!: string | null;
+  @Field(() => String, { description: 'local, grid or feed_in' }) kind!: string;
+  @Field(() => String) startDateTime!: string;
+  @Field(() => String) endDateTime!: string;
+  @Field(() => Float, { description: 'kWh' }) value!: number;
+}
+
+@ObjectType('AggregatedBalanceList')
+export class AggregatedBalanceListType {
+  @Field(() => [AggregatedBalanceType]) data!: AggregatedBalanceType[];
+  @Field(() => Int) total!: number;
+}
+
+@ArgsType()
+export class BalanceArgs extends ListArgs {
+  @Field(() => String) startDateTime!: string;
+  @Field(() => String) endDateTime!: string;
+  @Field(() => String, { description: 'PT15M, PT1H, P1D, P1M or P1Y' }) interval!: string;
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balancedSite, dayOfValues, waitForBalance } from '../support/balancing.js';
 import { Api } from '../support/http.js';
 import { runEbbs, startEbbs } from '../support/process.js';
 
@@ -11,7 +12,7 @@ describe('embedded mode (no DATABASE_URL)', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'ebbs-embedded-'));
-    env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+    env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', QUEUE_POLL_SECONDS: '0.5', BALANCING_SWEEP_SECONDS: '1' };
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
@@ -28,6 +29,16 @@ describe('embedded mode (no DATABASE_URL)', () => {
     const site = await api.post('/v1/sites', { name: 'PV Dach', type: 'balanced_accurate', address: { locality: 'Köln', postCode: '50667', country: 'DE' } });
     expect(site.status).toBe(201);
     expect((await stat(path.join(dataDir, 'jwt-secret'))).mode & 0o777).toBe(0o600);
+
+    // The worker runs inside the server on the embedded database too.
+    const balanced = await balancedSite(api, [null]);
+    const day = '2026-03-01T23:00:00.000Z';
+    const upload = [dayOfValues(balanced.producer.id, day, () => 1), dayOfValues(balanced.consumers[0]!.id, day, () => 0.5)].flat();
+    expect((await api.post('/v1/measurements', { measurements: upload })).status).toBe(201);
+    const status = await waitForBalance(api, balanced.site.id, '2026-03-02T22:45:00.000Z', 30_000);
+    expect(status.incompleteIntervals).toBe(0);
+    const feedIn = await api.get(`/v1/aggregated-balances?siteId=${balanced.site.id}&startDateTime=${day}&endDateTime=2026-03-02T23:00:00.000Z&interval=P1D`);
+    expect(feedIn.body.data.find((r: { kind: string }) => r.kind === 'feed_in').value).toBe(48);
 
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

@@ -100,6 +100,8 @@ describe('common HTTP behaviour', () => {
         'GET /v1/measurements',
         'POST /v1/measurements',
         'GET /v1/aggregated-measurements',
+        'GET /v1/aggregated-balances',
+        'GET /v1/sites/{id}/balancing-status',
       ].sort(),
     );
     const create = response.body.paths['/v1/sites'].post;

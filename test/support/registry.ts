@@ -145,13 +145,15 @@ Object.assign(REGISTRY, {
     createBody: async (w: World) => ({ measurements: [{ meterId: w.meter, timestamp: '2026-01-01T00:00:00.000Z', value: 1.5 }] }),
   },
   '/v1/aggregated-measurements': { query: (w: World) => `meterId=${w.meter}&${range}&interval=PT1H` },
+  '/v1/aggregated-balances': { query: (w: World) => `siteId=${w.site}&startDateTime=2025-12-31T23:00:00.000Z&endDateTime=2026-01-01T23:00:00.000Z&interval=P1D` },
+  '/v1/sites/{id}/balancing-status': { instance: 'site' },
 } satisfies Record<string, Fixture>);
 
 /** Operations that need no token; they have their own tests (test/e2e/auth.test.ts). */
 export const PUBLIC_OPERATIONS = ['POST /v1/oauth'];
 
 export function fixtureFor(path: string): Fixture | undefined {
-  return REGISTRY[path.replace(/\/\{id\}$/, '')];
+  return REGISTRY[path] ?? REGISTRY[path.replace(/\/\{id\}$/, '')];
 }
 
 /** The concrete URL of an operation's path in a world: its instance for `{id}`, its query otherwise. */

@@ -5,6 +5,9 @@ export type Interval = (typeof INTERVALS)[number];
 
 export const QUARTER_HOUR_MS = 15 * 60 * 1000;
 
+/** Time-series reads answer at most this many buckets (a year of quarter hours is 35,040). */
+export const MAX_BUCKETS = 40_000;
+
 export interface Bucket {
   /** Epoch milliseconds, half-open [start, end). */
   start: number;

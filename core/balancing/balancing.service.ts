@@ -1,0 +1,225 @@
+import type { AccountRepository } from '../accounts/accounts.repository.js';
+import type { Actor } from '../auth/actor.js';
+import type { MeterBalancingSetting } from '../domain/balancing/balancing-setting.js';
+import { balanceSite, type Flow, type IntervalState, type Participation } from '../domain/balancing/site-balance.js';
+import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
+import { dayOf } from '../domain/measurements/measurement-day.js';
+import { isVirtual, type Meter } from '../domain/meters/meter.js';
+import type { Site } from '../domain/sites/site.js';
+import { bucketsOf, isBoundary, MAX_BUCKETS, QUARTER_HOUR_MS, type Bucket, type Interval } from '../domain/time/buckets.js';
+import { calendarDateOf, startOfDay } from '../domain/time/calendar-date.js';
+import { whToKwh } from '../domain/measurements/energy.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { isUuid } from '../ids.js';
+import type { MeasurementRepository } from '../measurements/measurements.repository.js';
+import type { MeterRepository } from '../meters/meters.repository.js';
+import type { JobQueue } from '../queue/job-queue.js';
+import type { ListResult } from '../resource.service.js';
+import type { SiteRepository } from '../sites/sites.repository.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { parseInput } from '../validation.js';
+import type { BalancingSettingRepository } from './balancing-settings.repository.js';
+import type { BalancingRepository, DirtyRange } from './balancing.repository.js';
+import {
+  aggregatedBalancesQuery,
+  BALANCING_QUEUE,
+  type AggregatedBalanceView,
+  type BalanceSiteJob,
+  type BalancingStatusView,
+} from './balancing.commands.js';
+
+const DAY_MS = 96 * QUARTER_HOUR_MS;
+/** Quarter-hour sites are balanced a week at a time, which bounds the memory of a site-year run. */
+const CHUNK_DAYS = 7;
+const FLOW_ORDER = ['local', 'grid', 'feed_in'];
+
+export interface BalancingDependencies {
+  balancing: BalancingRepository;
+  sites: SiteRepository;
+  meters: MeterRepository;
+  settings: BalancingSettingRepository;
+  measurements: MeasurementRepository;
+  accounts: AccountRepository;
+  queue: JobQueue;
+  uow: UnitOfWork;
+}
+
+function monthsSince1970(instant: number, timeZone: string): number {
+  const [year, month] = calendarDateOf(new Date(instant), timeZone).split('-').map(Number) as [number, number];
+  return (year - 1970) * 12 + month - 1;
+}
+
+/** The UTC days (quarter-hour sites) or account-timezone months (monthly sites) a change touches. */
+function chunksOf(site: Site, ranges: readonly DirtyRange[], timeZone: string): Bucket[][] {
+  if (site.balanceResolution === 'P1M') {
+    const months = new Map<number, Bucket>();
+    for (const range of ranges) {
+      const first = startOfDay(`${calendarDateOf(new Date(range.from - 48 * 3600_000), timeZone).slice(0, 8)}01`, timeZone).getTime();
+      for (const bucket of bucketsOf(first, range.to + 48 * 3600_000 + 1, 'P1M', timeZone).slice(0, 60)) months.set(bucket.start, bucket);
+    }
+    return [...months.values()].sort((a, b) => a.start - b.start).map((month) => [month]);
+  }
+  const days = new Set<number>();
+  for (const range of ranges) {
+    // A reading at a day's first instant also closes the previous day's last interval.
+    for (let day = Date.parse(dayOf(range.from - QUARTER_HOUR_MS)); day <= range.to; day += DAY_MS) days.add(day);
+  }
+  const sorted = [...days].sort((a, b) => a - b);
+  const chunks: Bucket[][] = [];
+  for (let i = 0; i < sorted.length; i += CHUNK_DAYS) {
+    chunks.push(sorted.slice(i, i + CHUNK_DAYS).flatMap((day) => bucketsOf(day, day + DAY_MS, 'PT15M', 'UTC')));
+  }
+  return chunks;
+}
+
+/** Balancing of sites (design.md §6): scheduling from ingest, the worker's run, and the reads. */
+export class BalancingService {
+  constructor(private readonly deps: BalancingDependencies) {}
+
+  /** In the ingest transaction: remember what changed on balanced sites. */
+  markChanged(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]> {
+    return this.deps.balancing.markDirty(accountId, changes);
+  }
+
+  /** After commit: wake the worker for these sites (coalesced per site by the queue). */
+  async schedule(accountId: string, siteIds: readonly string[]): Promise<void> {
+    for (const siteId of siteIds) await this.deps.queue.enqueue(BALANCING_QUEUE, { accountId, siteId } satisfies BalanceSiteJob, siteId);
+  }
+
+  /** Re-enqueues every site with pending ranges (after a crash between commit and enqueue). */
+  async scheduleDirtySites(): Promise<void> {
+    for (const { accountId, siteId } of await this.deps.balancing.dirtySites()) await this.schedule(accountId, [siteId]);
+  }
+
+  /** The worker's job: balance every pending range of one site, in one transaction. */
+  async balanceSite(job: BalanceSiteJob): Promise<void> {
+    const { balancing, sites, meters, settings, accounts, uow } = this.deps;
+    await uow.transactional(async () => {
+      await balancing.lockSite(job.accountId, job.siteId);
+      const ranges = await balancing.takeDirty(job.accountId, job.siteId);
+      const site = await sites.findById(job.accountId, job.siteId);
+      if (ranges.length === 0 || !site) return;
+      const { timezone } = (await accounts.findAccount(job.accountId))!;
+      const siteMeters = await meters.findBySiteIds(job.accountId, [site.id]);
+      const participations = this.participations(siteMeters, (await settings.findBySiteIds(job.accountId, [site.id])), timezone);
+      const grid = siteMeters.find((m) => m.grid)?.id ?? null;
+      const rotation = site.balanceResolution === 'P1M' ? (b: Bucket) => monthsSince1970(b.start, timezone) : (b: Bucket) => Math.floor(b.start / QUARTER_HOUR_MS);
+      for (const buckets of chunksOf(site, ranges, timezone)) {
+        const result = await this.balanceBuckets(job.accountId, siteMeters, participations, buckets, rotation, grid);
+        const days = [...new Set(buckets.map((b) => dayOf(b.start)))];
+        await balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states);
+      }
+    });
+  }
+
+  async aggregatedBalances(actor: Actor, query: unknown): Promise<ListResult<AggregatedBalanceView>> {
+    const { limit, offset, interval, startDateTime, endDateTime, ...filter } = parseInput(aggregatedBalancesQuery, query, { unknownCode: 'unknown_parameter' });
+    const site = await this.siteOf(actor, filter);
+    const { timezone } = (await this.deps.accounts.findAccount(actor.accountId))!;
+    const [start, end] = [Date.parse(startDateTime), Date.parse(endDateTime)];
+    this.assertQueryable(site, interval, start, end, timezone);
+    const buckets = bucketsOf(start, end, interval, timezone);
+    const flows = await this.deps.balancing.flows(actor.accountId, { ...filter, siteId: site.id }, start, end);
+    const sums = new Map<string, AggregatedBalanceView & { wh: number }>();
+    let bucket = 0;
+    for (const flow of flows.sort((a, b) => a.at - b.at)) {
+      while (flow.at >= buckets[bucket]!.end) bucket++;
+      const key = `${buckets[bucket]!.start}|${flow.debitorId}|${flow.creditorId}|${flow.kind}`;
+      const sum = sums.get(key);
+      if (sum) sum.wh += flow.wh;
+      else {
+        sums.set(key, {
+          debitorMeterId: flow.debitorId,
+          creditorMeterId: flow.creditorId,
+          kind: flow.kind,
+          startDateTime: new Date(buckets[bucket]!.start).toISOString(),
+          endDateTime: new Date(buckets[bucket]!.end).toISOString(),
+          value: 0,
+          wh: flow.wh,
+        });
+      }
+    }
+    const rows = [...sums.values()]
+      .map(({ wh, ...row }) => ({ ...row, value: whToKwh(wh) }))
+      .sort(
+        (a, b) =>
+          a.startDateTime.localeCompare(b.startDateTime) ||
+          (a.debitorMeterId ?? '').localeCompare(b.debitorMeterId ?? '') ||
+          (a.creditorMeterId ?? '').localeCompare(b.creditorMeterId ?? '') ||
+          FLOW_ORDER.indexOf(a.kind) - FLOW_ORDER.indexOf(b.kind),
+      );
+    return { data: rows.slice(offset, offset + limit), total: rows.length };
+  }
+
+  async status(actor: Actor, siteId: string): Promise<BalancingStatusView> {
+    const site = isUuid(siteId) ? await this.deps.sites.findById(actor.accountId, siteId) : null;
+    if (!site) throw new NotFoundError('site', siteId);
+    const row = await this.deps.balancing.status(actor.accountId, site.id);
+    const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString());
+    return {
+      siteId: site.id,
+      lastBalancedInterval: iso(row.lastBalancedAt),
+      incompleteIntervals: row.incompleteIntervals,
+      firstIncompleteInterval: iso(row.firstIncompleteAt),
+      pendingRanges: row.dirtyRanges,
+      jobs: row.jobs,
+    };
+  }
+
+  private async balanceBuckets(
+    accountId: string,
+    siteMeters: readonly Meter[],
+    participations: readonly Participation[],
+    buckets: Bucket[],
+    rotation: (bucket: Bucket) => number,
+    gridMeterId: string | null,
+  ): Promise<{ flows: Flow[]; states: IntervalState[] }> {
+    const [start, end] = [buckets[0]!.start, buckets.at(-1)!.end];
+    const involved = siteMeters.filter((m) => participations.some((p) => p.meterId === m.id));
+    const points = await this.deps.measurements.load(
+      accountId,
+      involved.map((m) => ({ meterId: m.id, ...loadWindow(m.measuring, start, end) })),
+    );
+    const energy = new Map(involved.map((m) => [m.id, bucketEnergy(m.measuring, points.get(m.id) ?? [], buckets)]));
+    return balanceSite({ buckets, rotation, participations, energy, gridMeterId });
+  }
+
+  private participations(meters: readonly Meter[], settings: readonly MeterBalancingSetting[], timezone: string): Participation[] {
+    const byId = new Map(meters.map((m) => [m.id, m]));
+    return settings.flatMap((setting) => {
+      const meter = byId.get(setting.meterId);
+      if (!meter || isVirtual(meter) || setting.balancing !== 'participant') return [];
+      return [
+        {
+          meterId: meter.id,
+          direction: meter.direction,
+          priority: setting.priority,
+          from: startOfDay(setting.startDate, timezone).getTime(),
+          to: setting.endDate ? startOfDay(setting.endDate, timezone).getTime() : null,
+        },
+      ];
+    });
+  }
+
+  private async siteOf(actor: Actor, filter: { siteId?: string; debitorMeterId?: string; creditorMeterId?: string }): Promise<Site> {
+    const meterId = filter.debitorMeterId ?? filter.creditorMeterId;
+    const siteId = filter.siteId ?? (meterId ? (await this.deps.meters.findByIds(actor.accountId, [meterId]))[0]?.siteId : undefined);
+    const site = siteId ? await this.deps.sites.findById(actor.accountId, siteId) : null;
+    if (!site) throw new NotFoundError(filter.siteId ? 'site' : 'meter', (filter.siteId ?? meterId)!);
+    return site;
+  }
+
+  private assertQueryable(site: Site, interval: Interval, start: number, end: number, timezone: string): void {
+    const errors = [];
+    if (site.balanceResolution === 'P1M' && !['P1M', 'P1Y'].includes(interval)) {
+      errors.push({ path: 'interval', code: 'interval_too_fine', message: 'This site is balanced per month; use P1M or P1Y.' });
+    }
+    for (const [path, at] of [['startDateTime', start], ['endDateTime', end]] as const) {
+      if (!isBoundary(at, interval, timezone)) errors.push({ path, code: 'range_not_aligned', message: `Not a ${interval} boundary in ${timezone}.` });
+    }
+    if (interval === 'PT15M' && (end - start) / QUARTER_HOUR_MS > MAX_BUCKETS) {
+      errors.push({ path: 'endDateTime', code: 'range_too_large', message: `At most ${MAX_BUCKETS} buckets per request.` });
+    }
+    if (errors.length > 0) throw new ValidationError(errors);
+  }
+}

@@ -1,0 +1,25 @@
+import type { Measuring } from '../meters/meter.js';
+import { QUARTER_HOUR_MS, type Bucket } from '../time/buckets.js';
+import { energyFromSparseReadings, intervalsFromReadings, sumIntervals, type BucketEnergy, type Reading } from './aggregation.js';
+
+/** Occasional readings are interpolated across at most this gap (design.md §6). */
+export const MAX_INTERPOLATION_GAP_MS = 48 * 3600 * 1000;
+
+/** The stored points a meter's energy over [start, end) depends on (inclusive bounds). */
+export function loadWindow(measuring: Measuring, start: number, end: number): { from: number; to: number } {
+  if (measuring === 'readings_inaccurate') return { from: start - MAX_INTERPOLATION_GAP_MS, to: end + MAX_INTERPOLATION_GAP_MS };
+  if (measuring === 'readings_accurate') return { from: start, to: end };
+  return { from: start, to: end - QUARTER_HOUR_MS };
+}
+
+/**
+ * A meter's energy per bucket from its stored points (sorted): interval values summed, register
+ * readings differenced (quarter-hourly) or interpolated at the boundaries (occasional readings).
+ */
+export function bucketEnergy(measuring: Measuring, points: readonly Reading[], buckets: readonly Bucket[]): BucketEnergy[] {
+  if (buckets.length === 0) return [];
+  if (measuring === 'readings_inaccurate') return energyFromSparseReadings(points, buckets, MAX_INTERPOLATION_GAP_MS);
+  const values = new Map(points.map((p) => [p.at, p.wh]));
+  if (measuring === 'readings_accurate') return sumIntervals(intervalsFromReadings(values, buckets[0]!.start, buckets.at(-1)!.end), buckets);
+  return sumIntervals(values, buckets);
+}

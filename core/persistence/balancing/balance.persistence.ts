@@ -1,0 +1,185 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BalancingRepository, BalancingStatusRow, DirtyRange, FlowFilter, StoredFlow } from '../../balancing/balancing.repository.js';
+import { BalanceDay, BalancingDay, BalancingDirtyRange, NIL_UUID } from '../../domain/balancing/balance-rows.js';
+import type { Flow, FlowKind, IntervalState } from '../../domain/balancing/site-balance.js';
+import { dayOf, instantOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+import { SiteEntity } from '../sites/site.entity.js';
+
+export const BalanceDayEntity = defineEntity({
+  class: BalanceDay,
+  tableName: 'balance_days',
+  properties: {
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id').primary(),
+    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id').primary(),
+    day: p.string().columnType('date').primary(),
+    kind: p.string().length(8).primary(),
+    debitorId: p.uuid().primary(),
+    creditorId: p.uuid().primary(),
+    values: p.string().columnType('bigint[]'),
+  },
+});
+
+export const BalancingDayEntity = defineEntity({
+  class: BalancingDay,
+  tableName: 'balancing_days',
+  properties: {
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id').primary(),
+    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id').primary(),
+    day: p.string().columnType('date').primary(),
+    states: p.string().columnType('smallint[]'),
+    balancedAt: p.datetime(3),
+  },
+});
+
+export const BalancingDirtyRangeEntity = defineEntity({
+  class: BalancingDirtyRange,
+  tableName: 'balancing_dirty_ranges',
+  indexes: [{ properties: ['accountId', 'siteId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
+    fromAt: p.datetime(3),
+    toAt: p.datetime(3),
+  },
+});
+
+const orNull = (id: string) => (id === NIL_UUID ? null : id);
+const arrayText = (values: readonly (number | null)[]) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+
+export class MikroBalancingRepository implements BalancingRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async markDirty(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]> {
+    if (changes.length === 0) return [];
+    const rows = await this.em.execute<{ site_id: string }[]>(
+      `insert into balancing_dirty_ranges (id, account_id, site_id, from_at, to_at)
+       select gen_random_uuid(), m.account_id, m.site_id, to_timestamp(min(c.from_at) / 1000.0), to_timestamp(max(c.to_at) / 1000.0)
+       from json_to_recordset(?::json) as c(meter_id uuid, from_at bigint, to_at bigint)
+       join meters m on m.id = c.meter_id and m.account_id = ?
+       join sites s on s.id = m.site_id
+       where s.type like 'balanced%'
+       group by m.account_id, m.site_id
+       returning site_id`,
+      [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId],
+    );
+    return rows.map((r) => r.site_id);
+  }
+
+  async lockSite(accountId: string, siteId: string): Promise<void> {
+    await this.em.execute('select pg_advisory_xact_lock(hashtextextended(?, 1))', [`${accountId}/${siteId}`]);
+  }
+
+  async takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]> {
+    const rows = await this.em.execute<{ from_at: string; to_at: string }[]>(
+      `delete from balancing_dirty_ranges where account_id = ? and site_id = ?
+       returning extract(epoch from from_at) * 1000 as from_at, extract(epoch from to_at) * 1000 as to_at`,
+      [accountId, siteId],
+    );
+    return rows.map((r) => ({ from: Number(r.from_at), to: Number(r.to_at) }));
+  }
+
+  async replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[]): Promise<void> {
+    const series = new Map<string, { day: string; kind: FlowKind; debitor_id: string; creditor_id: string; values: (number | null)[] }>();
+    for (const flow of flows) {
+      const day = dayOf(flow.at);
+      const key = `${day}|${flow.kind}|${flow.debitorId}|${flow.creditorId}`;
+      let row = series.get(key);
+      if (!row) {
+        row = { day, kind: flow.kind, debitor_id: flow.debitorId ?? NIL_UUID, creditor_id: flow.creditorId ?? NIL_UUID, values: new Array(SLOTS_PER_DAY).fill(null) };
+        series.set(key, row);
+      }
+      row.values[slotOf(flow.at)] = flow.wh;
+    }
+    const stateDays = new Map<string, (number | null)[]>(days.map((day) => [day, new Array(SLOTS_PER_DAY).fill(null)]));
+    for (const state of states) stateDays.get(dayOf(state.at))![slotOf(state.at)] = state.balanced ? 1 : 0;
+    const dayList = JSON.stringify(days);
+    await this.em.execute('delete from balance_days where account_id = ? and site_id = ? and day in (select value::date from json_array_elements_text(?::json))', [accountId, siteId, dayList]);
+    if (series.size > 0) {
+      await this.em.execute(
+        `insert into balance_days (account_id, site_id, day, kind, debitor_id, creditor_id, "values")
+         select ?, ?, r.day, r.kind, r.debitor_id, r.creditor_id, r."values"::bigint[] from json_to_recordset(?::json) as r(day date, kind text, debitor_id uuid, creditor_id uuid, "values" text)`,
+        [accountId, siteId, JSON.stringify([...series.values()].map((r) => ({ ...r, values: arrayText(r.values) })))],
+      );
+    }
+    await this.em.execute(
+      `insert into balancing_days (account_id, site_id, day, states, balanced_at)
+       select ?, ?, r.day, r.states::smallint[], now() from json_to_recordset(?::json) as r(day date, states text)
+       on conflict (account_id, site_id, day) do update set states = excluded.states, balanced_at = excluded.balanced_at`,
+      [accountId, siteId, JSON.stringify([...stateDays].map(([day, values]) => ({ day, states: arrayText(values) })))],
+    );
+  }
+
+  async flows(accountId: string, filter: FlowFilter, from: number, to: number): Promise<StoredFlow[]> {
+    const rows = await this.em.execute<{ site_id: string; day: string; kind: FlowKind; debitor_id: string; creditor_id: string; values: string }[]>(
+      `select b.site_id, b.day::text as day, b.kind, b.debitor_id, b.creditor_id, b."values"::text as "values"
+       from balance_days b where b.account_id = ? and b.day between ?::date and ?::date
+         and (?::uuid is null or b.site_id = ?::uuid)
+         and (?::uuid is null or b.debitor_id = ?::uuid)
+         and (?::uuid is null or b.creditor_id = ?::uuid)`,
+      [
+        accountId,
+        dayOf(from),
+        dayOf(to - 1),
+        filter.siteId ?? null,
+        filter.siteId ?? null,
+        filter.debitorMeterId ?? null,
+        filter.debitorMeterId ?? null,
+        filter.creditorMeterId ?? null,
+        filter.creditorMeterId ?? null,
+      ],
+    );
+    const flows: StoredFlow[] = [];
+    for (const row of rows) {
+      row.values
+        .slice(1, -1)
+        .split(',')
+        .forEach((cell, slot) => {
+          const at = instantOf(row.day, slot);
+          if (cell === 'NULL' || at < from || at >= to) return;
+          flows.push({ siteId: row.site_id, at, kind: row.kind, debitorId: orNull(row.debitor_id), creditorId: orNull(row.creditor_id), wh: Number(cell) });
+        });
+    }
+    return flows;
+  }
+
+  async status(accountId: string, siteId: string): Promise<BalancingStatusRow> {
+    const [summary] = await this.em.execute<{ last_day: string | null; last_states: string | null; incomplete: string; first_incomplete_day: string | null; first_states: string | null; dirty: string }[]>(
+      `select
+         (select day::text from balancing_days where account_id = ? and site_id = ? and 1 = any(states) order by day desc limit 1) as last_day,
+         (select states::text from balancing_days where account_id = ? and site_id = ? and 1 = any(states) order by day desc limit 1) as last_states,
+         (select count(*) from balancing_days d cross join lateral unnest(d.states) s where d.account_id = ? and d.site_id = ? and s = 0) as incomplete,
+         (select day::text from balancing_days where account_id = ? and site_id = ? and 0 = any(states) order by day limit 1) as first_incomplete_day,
+         (select states::text from balancing_days where account_id = ? and site_id = ? and 0 = any(states) order by day limit 1) as first_states,
+         (select count(*) from balancing_dirty_ranges where account_id = ? and site_id = ?) as dirty`,
+      Array.from({ length: 6 }, () => [accountId, siteId]).flat(),
+    );
+    const slots = (text: string | null) => (text ? text.slice(1, -1).split(',') : []);
+    const lastSlot = slots(summary!.last_states).lastIndexOf('1');
+    const firstIncomplete = slots(summary!.first_states).indexOf('0');
+    let jobs: Record<string, number> = {};
+    try {
+      const rows = await this.em.execute<{ state: string; count: string }[]>(
+        "select state::text, count(*) from pgboss.job where name = 'balance-site' and singleton_key = ? group by state",
+        [siteId],
+      );
+      jobs = Object.fromEntries(rows.map((r) => [r.state, Number(r.count)]));
+    } catch {
+      // No queue schema yet: nothing was ever queued.
+    }
+    return {
+      lastBalancedAt: summary!.last_day && lastSlot >= 0 ? instantOf(summary!.last_day, lastSlot) : null,
+      incompleteIntervals: Number(summary!.incomplete),
+      firstIncompleteAt: summary!.first_incomplete_day && firstIncomplete >= 0 ? instantOf(summary!.first_incomplete_day, firstIncomplete) : null,
+      dirtyRanges: Number(summary!.dirty),
+      jobs,
+    };
+  }
+
+  async dirtySites(): Promise<{ accountId: string; siteId: string }[]> {
+    const rows = await this.em.execute<{ account_id: string; site_id: string }[]>('select distinct account_id, site_id from balancing_dirty_ranges');
+    return rows.map((r) => ({ accountId: r.account_id, siteId: r.site_id }));
+  }
+}
