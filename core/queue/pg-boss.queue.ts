@@ -44,7 +44,7 @@ export class PgBossQueue implements JobQueue {
   }
 
   async work<T extends object>(queue: string, handler: JobHandler<T>): Promise<void> {
-    const id = await this.boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds: this.settings.pollSeconds }, async ([job]) => {
+    const id = await this.boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds: this.settings.pollSeconds, notifyPollingIntervalSeconds: this.settings.pollSeconds }, async ([job]) => {
       if (job) await handler(job.data);
     });
     this.workers.set(queue, id);

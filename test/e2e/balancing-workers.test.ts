@@ -1,0 +1,102 @@
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../app/config.js';
+import { buildContainer, resolveServices } from '../../app/container.js';
+import { openRuntime, type Runtime } from '../../app/runtime.js';
+import { QUEUES, startWorker } from '../../app/worker.js';
+import { startTestApp, TEST_JWT_SECRET, type SignedUp, type TestApp } from '../support/app.js';
+import { balancedSite, dayOfValues, waitForBalance } from '../support/balancing.js';
+
+const DAY = '2026-03-01T23:00:00.000Z';
+const LAST_QH = '2026-03-02T22:45:00.000Z';
+const FAST = { QUEUE_POLL_SECONDS: '0.5', BALANCING_SWEEP_SECONDS: '1', JOB_RETRY_DELAY_SECONDS: '1' };
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('balancing workers', () => {
+  let app: TestApp;
+  let a: SignedUp;
+  let second: Runtime;
+  let stopSecond: () => void;
+
+  beforeAll(async () => {
+    app = await startTestApp(FAST);
+    a = await app.signUp('A');
+    const config = loadConfig({ DATABASE_URL: app.database.url, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_SIZE: '2', ...FAST });
+    second = await openRuntime(config);
+    await second.queue.start(QUEUES);
+    const services = resolveServices(buildContainer({ ...second, refreshTokenTtlSeconds: 60 }));
+    stopSecond = (await startWorker({ ...second, balancing: services.balancing, config, logger: pino({ level: 'silent' }) })).stop;
+  });
+  afterAll(async () => {
+    stopSecond();
+    await second.close();
+    await app.close();
+  });
+
+  it('coalesces bursts per site and never runs two jobs of one site at once, with two workers', async () => {
+    const sites = await Promise.all([0, 1, 2, 3].map(() => balancedSite(a.api, [null, 1])));
+    // A burst: every site gets 12 uploads of two hours each, sent concurrently.
+    await Promise.all(
+      sites.flatMap(({ producer, consumers }) =>
+        Array.from({ length: 12 }, (_, block) => {
+          const slots = (values: ReturnType<typeof dayOfValues>) => values.slice(block * 8, block * 8 + 8);
+          const upload = [slots(dayOfValues(producer.id, DAY, () => 1)), ...consumers.map((c) => slots(dayOfValues(c.id, DAY, () => 0.75)))].flat();
+          return a.api.post('/v1/measurements', { measurements: upload });
+        }),
+      ),
+    );
+    for (const { site } of sites) expect((await waitForBalance(a.api, site.id, LAST_QH)).incompleteIntervals).toBe(0);
+
+    const jobs = await query<{ key: string; started: Date; completed: Date }>(
+      app.database.url,
+      "select singleton_key as key, started_on as started, completed_on as completed from pgboss.job where name = 'balance-site' and state = 'completed' order by started_on",
+    );
+    for (const { site } of sites) {
+      const runs = jobs.filter((j) => j.key === site.id);
+      expect(runs.length).toBeGreaterThan(0);
+      expect(runs.length).toBeLessThan(12);
+      for (let i = 1; i < runs.length; i++) expect(runs[i]!.started.getTime()).toBeGreaterThanOrEqual(runs[i - 1]!.completed.getTime());
+    }
+    // Every kWh of every site is accounted for: 96 quarter hours, 1 kWh produced, 1.5 kWh demanded.
+    for (const { site } of sites) {
+      const rows = (await a.api.get(`/v1/aggregated-balances?siteId=${site.id}&startDateTime=${DAY}&endDateTime=2026-03-02T23:00:00.000Z&interval=P1D`)).body.data;
+      const total = (kind: string) => rows.filter((r: { kind: string }) => r.kind === kind).reduce((sum: number, r: { value: number }) => sum + r.value, 0);
+      expect([total('local'), total('grid'), total('feed_in')]).toEqual([96, 48, 0]);
+    }
+  });
+
+  it('retries a failing job with backoff until it succeeds', async () => {
+    const { site, producer, consumers } = await balancedSite(a.api, [null]);
+    // The first write of results fails once (a sequence is not rolled back with the transaction).
+    await query(
+      app.database.url,
+      `create sequence fail_once;
+       create function fail_once() returns trigger language plpgsql as $$ begin if nextval('fail_once') = 1 then raise exception 'injected failure'; end if; return new; end $$;
+       create trigger fail_once before insert on balancing_days for each row execute function fail_once();`,
+    );
+    await a.api.post('/v1/measurements', { measurements: [dayOfValues(producer.id, DAY, () => 1), dayOfValues(consumers[0]!.id, DAY, () => 1)].flat() });
+    const status = await waitForBalance(a.api, site.id, LAST_QH, 30_000);
+    expect(status.incompleteIntervals).toBe(0);
+    // The failed attempt is retried (after its backoff) and completes; the sweeper may have
+    // balanced the site meanwhile, which the retry then finds done.
+    const deadline = Date.now() + 15_000;
+    let retried: Array<{ state: string; retry_count: number }> = [];
+    while (retried.length === 0 && Date.now() < deadline) {
+      retried = await query(app.database.url, "select state::text, retry_count from pgboss.job where name = 'balance-site' and singleton_key = $1 and retry_count > 0", [site.id]);
+      if (retried.some((job) => job.state !== 'completed')) retried = [];
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const all = await query(app.database.url, "select state::text, retry_count, start_after from pgboss.job where name = 'balance-site' and singleton_key = $1", [site.id]);
+    expect(retried, JSON.stringify(all)).toEqual([{ state: 'completed', retry_count: 1 }]);
+  });
+});
