@@ -1,7 +1,7 @@
 import type { AccountRepository } from '../accounts/accounts.repository.js';
 import type { Actor } from '../auth/actor.js';
 import type { MeterBalancingSetting } from '../domain/balancing/balancing-setting.js';
-import { balanceSite, type Flow, type IntervalState, type Participation } from '../domain/balancing/site-balance.js';
+import { balanceSite, type Participation } from '../domain/balancing/site-balance.js';
 import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { dayOf } from '../domain/measurements/measurement-day.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
@@ -104,11 +104,22 @@ export class BalancingService {
       const participations = this.participations(siteMeters, (await settings.findBySiteIds(job.accountId, [site.id])), timezone);
       const grid = siteMeters.find((m) => m.grid)?.id ?? null;
       const rotation = site.balanceResolution === 'P1M' ? (b: Bucket) => monthsSince1970(b.start, timezone) : (b: Bucket) => Math.floor(b.start / QUARTER_HOUR_MS);
-      for (const buckets of chunksOf(site, ranges, timezone)) {
-        const result = await this.balanceBuckets(job.accountId, siteMeters, participations, buckets, rotation, grid);
+      const involved = siteMeters.filter((m) => participations.some((p) => p.meterId === m.id));
+      const chunks = chunksOf(site, ranges, timezone);
+      // A pipeline on the one connection: while the database loads the next chunk and writes the
+      // previous results, this process computes the current chunk.
+      let loading = this.load(job.accountId, involved, chunks[0]!);
+      let writing: Promise<void> = Promise.resolve();
+      for (const [index, buckets] of chunks.entries()) {
+        const points = await loading;
+        if (index + 1 < chunks.length) loading = this.load(job.accountId, involved, chunks[index + 1]!);
+        const energy = new Map(involved.map((m) => [m.id, bucketEnergy(m.measuring, points.get(m.id) ?? [], buckets)]));
+        const result = balanceSite({ buckets, rotation, participations, energy, gridMeterId: grid });
+        await writing;
         const days = [...new Set(buckets.map((b) => dayOf(b.start)))];
-        await balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states);
+        writing = balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states);
       }
+      await writing;
     });
   }
 
@@ -166,22 +177,12 @@ export class BalancingService {
     };
   }
 
-  private async balanceBuckets(
-    accountId: string,
-    siteMeters: readonly Meter[],
-    participations: readonly Participation[],
-    buckets: Bucket[],
-    rotation: (bucket: Bucket) => number,
-    gridMeterId: string | null,
-  ): Promise<{ flows: Flow[]; states: IntervalState[] }> {
+  private load(accountId: string, meters: readonly Meter[], buckets: readonly Bucket[]) {
     const [start, end] = [buckets[0]!.start, buckets.at(-1)!.end];
-    const involved = siteMeters.filter((m) => participations.some((p) => p.meterId === m.id));
-    const points = await this.deps.measurements.load(
+    return this.deps.measurements.load(
       accountId,
-      involved.map((m) => ({ meterId: m.id, ...loadWindow(m.measuring, start, end) })),
+      meters.map((m) => ({ meterId: m.id, ...loadWindow(m.measuring, start, end) })),
     );
-    const energy = new Map(involved.map((m) => [m.id, bucketEnergy(m.measuring, points.get(m.id) ?? [], buckets)]));
-    return balanceSite({ buckets, rotation, participations, energy, gridMeterId });
   }
 
   private participations(meters: readonly Meter[], settings: readonly MeterBalancingSetting[], timezone: string): Participation[] {

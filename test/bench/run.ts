@@ -33,24 +33,32 @@ async function admin(sql: string): Promise<void> {
   await client.end();
 }
 
-async function startService(url: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', 'serve'], {
+interface Started {
+  /** The first match of `ready` in the output. */
+  ready: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Runs `app/main.ts <command>` as its own process, as `npm start` / `npm run worker` do. */
+async function startProcess(command: string, url: string, ready: RegExp, env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', command], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, DATABASE_URL: url, JWT_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' },
+    env: { ...process.env, DATABASE_URL: url, JWT_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const match = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
+      const found = ready.exec(output);
+      if (found) resolve(found[1] ?? found[0]);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
+    child.on('exit', (code) => reject(new Error(`${command} exited with ${code}: ${output}`)));
   });
-  return { baseUrl, stop: () => new Promise((resolve) => (child.on('exit', () => resolve()), child.kill('SIGTERM'))) };
+  return { ready: match, output: () => output, stop: () => new Promise((resolve) => (child.on('exit', () => resolve()), child.kill('SIGTERM'))) };
 }
 
 /** `values` values as 96 consecutive quarter hours per meter, starting on `day` (epoch ms). */
@@ -84,16 +92,69 @@ async function ingestRate(clients: Api[], bodies: string[][]): Promise<number> {
   return Math.round(count / seconds);
 }
 
+/**
+ * A site with 1 producer and 99 consumers ingests a year (3.5 million values) with no worker
+ * running; then a worker starts and balances it from scratch (its own log gives the run time);
+ * then one more day is ingested and timed until its last interval is balanced.
+ */
+async function balanceSiteYear(api: Api, url: string): Promise<{ balance_site_year_s: number; balance_new_day_s: number }> {
+  const site = (await api.post('/v1/sites', { name: 'Year', type: 'balanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;
+  const meters: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    const meter = await api.post('/v1/meters', {
+      siteId: site.id,
+      direction: i === 0 ? 'producer' : 'consumer',
+      identifier: `Y-${i}`,
+      measuring: 'load_profile_accurate',
+      startDate: '2024-12-31T23:00:00.000Z',
+    });
+    meters.push(meter.body.id);
+    await api.post('/v1/meter-balancing-settings', { siteId: site.id, meterId: meter.body.id, balancing: 'participant', startDate: '2025-01-01', priority: i % 3 === 0 ? null : i % 3 });
+  }
+  const first = Date.parse('2025-01-01T00:00:00.000Z');
+  const body = (day: number) =>
+    JSON.stringify({
+      measurements: meters.flatMap((meterId, m) =>
+        Array.from({ length: 96 }, (_, slot) => ({
+          meterId,
+          timestamp: new Date(first + day * DAY + slot * QH).toISOString(),
+          value: m === 0 ? (slot >= 28 && slot < 68 ? 40 : 0) : ((m * 7 + slot) % 10) / 10,
+        })),
+      ),
+    });
+  for (let day = 0; day < 365; day++) {
+    const response = await api.post('/v1/measurements', body(day), { 'content-type': 'application/json' });
+    if (response.status !== 201) throw new Error(JSON.stringify(response.body).slice(0, 300));
+  }
+  const worker = await startProcess('worker', url, /"durationMs":(\d+)/, { LOG_LEVEL: 'info', QUEUE_POLL_SECONDS: '0.5', BALANCING_SWEEP_SECONDS: '0.5' });
+  const yearSeconds = Number(worker.ready) / 1000;
+  const lastInterval = new Date(first + 366 * DAY - QH).toISOString();
+  const dayStarted = process.hrtime.bigint();
+  await api.post('/v1/measurements', body(365), { 'content-type': 'application/json' });
+  const ingested = process.hrtime.bigint();
+  for (;;) {
+    const status = (await api.get(`/v1/sites/${site.id}/balancing-status`)).body;
+    if (status.lastBalancedInterval === lastInterval && status.pendingRanges === 0) break;
+    if (Number(process.hrtime.bigint() - dayStarted) > 60e9) throw new Error(`new day not balanced: ${JSON.stringify(status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const newDaySeconds = Number(process.hrtime.bigint() - ingested) / 1e9;
+  await worker.stop();
+  return { balance_site_year_s: Number(yearSeconds.toFixed(2)), balance_new_day_s: Number(newDaySeconds.toFixed(2)) };
+}
+
 async function main(): Promise<void> {
   const name = `ebbs_bench_${Date.now()}`;
   await admin(`CREATE DATABASE "${name}"`);
   const url = databaseUrl(name);
-  const service = await startService(url);
+  // The service balances nothing itself: the balancing figures come from a worker started later.
+  const started = await startProcess('serve', url, /listening on (http:\/\/\S+)/, { WORKER: 'off' });
+  const service = { baseUrl: started.ready, stop: started.stop };
   try {
     const account = (await runCli(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET }), ['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test'])) as Record<string, string>;
     const grant = await new Api(service.baseUrl).post('/v1/oauth', { grantType: 'api_token', token: account.apiToken });
     const api = new Api(service.baseUrl, grant.body.accessToken);
-    const site = (await api.post('/v1/sites', { name: 'Bench', type: 'balanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;
+    const site = (await api.post('/v1/sites', { name: 'Bench', type: 'unbalanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;
     const meterIds: string[] = [];
     for (let i = 0; i < 420; i++) {
       const meter = await api.post('/v1/meters', { siteId: site.id, direction: 'consumer', identifier: `B-${i}`, measuring: 'load_profile_accurate', startDate: '2020-01-01T00:00:00.000Z' });
@@ -135,6 +196,8 @@ async function main(): Promise<void> {
     }
     const aggregateMs = durations.sort((x, y) => x - y)[7]! * 1000;
 
+    const balancing = await balanceSiteYear(api, url);
+
     await client.query('vacuum analyze measurement_days');
     const { rows } = await client.query(
       `select pg_total_relation_size('measurement_days') as bytes,
@@ -150,6 +213,7 @@ async function main(): Promise<void> {
       bytes_per_value: Number((Number(rows[0].bytes) / Number(rows[0].values)).toFixed(2)),
       stored_values: Number(rows[0].values),
       aggregate_meter_year_p1m_ms: Number(aggregateMs.toFixed(1)),
+      ...balancing,
       run_id: randomUUID(),
     };
     console.log(JSON.stringify(summary));

@@ -96,6 +96,7 @@ export function proportionalSplit(total: number, weights: readonly number[], rot
     if (total !== 0) throw new RangeError(`cannot split ${total} Wh by zero weights`);
     return weights.map(() => 0);
   }
+  if (total * weightSum <= Number.MAX_SAFE_INTEGER) return largestRemainder(total, weights, weightSum, rotation);
   // BigInt because total * weight can exceed 2^53 on monthly intervals.
   const whole = BigInt(total);
   const divisor = BigInt(weightSum);
@@ -111,6 +112,18 @@ export function proportionalSplit(total: number, weights: readonly number[], rot
       const rb = remainders[b]!;
       return ra === rb ? mod(a - start, n) - mod(b - start, n) : ra > rb ? -1 : 1;
     });
+  for (const i of ranked.slice(0, total - sum(parts))) parts[i]! += 1;
+  return parts;
+}
+
+/** proportionalSplit in plain numbers, exact while total * weightSum stays below 2^53 (quarter hours). */
+function largestRemainder(total: number, weights: readonly number[], weightSum: number, rotation: number): number[] {
+  const remainders = weights.map((w) => (total * w) % weightSum);
+  // Subtracting the remainder first keeps the division exact (a floored float quotient may round up).
+  const parts = weights.map((w, i) => (total * w - remainders[i]!) / weightSum);
+  const n = weights.length;
+  const start = mod(rotation, n);
+  const ranked = weights.map((_, i) => i).sort((a, b) => remainders[b]! - remainders[a]! || mod(a - start, n) - mod(b - start, n));
   for (const i of ranked.slice(0, total - sum(parts))) parts[i]! += 1;
   return parts;
 }

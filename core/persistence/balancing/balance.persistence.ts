@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BalancingRepository, BalancingStatusRow, DirtyRange, FlowFilter, StoredFlow } from '../../balancing/balancing.repository.js';
 import { BalanceDay, BalancingDay, BalancingDirtyRange, NIL_UUID } from '../../domain/balancing/balance-rows.js';
 import type { Flow, FlowKind, IntervalState } from '../../domain/balancing/site-balance.js';
-import { dayOf, instantOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
+import { dayOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
+import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { AccountEntity } from '../accounts/account.entities.js';
 import { SiteEntity } from '../sites/site.entity.js';
 
@@ -47,7 +48,7 @@ export const BalancingDirtyRangeEntity = defineEntity({
 });
 
 const orNull = (id: string) => (id === NIL_UUID ? null : id);
-const arrayText = (values: readonly (number | null)[]) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+const DAY_MS = SLOTS_PER_DAY * QUARTER_HOUR_MS;
 
 export class MikroBalancingRepository implements BalancingRepository {
   constructor(private readonly em: EntityManager) {}
@@ -82,33 +83,46 @@ export class MikroBalancingRepository implements BalancingRepository {
   }
 
   async replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[]): Promise<void> {
-    const series = new Map<string, { day: string; kind: FlowKind; debitor_id: string; creditor_id: string; values: (number | null)[] }>();
+    // Grouped by flow, then by UTC day number: no date formatting per value (millions per site-year).
+    const series = new Map<string, { flow: Flow; days: Map<number, (number | null)[]> }>();
     for (const flow of flows) {
-      const day = dayOf(flow.at);
-      const key = `${day}|${flow.kind}|${flow.debitorId}|${flow.creditorId}`;
-      let row = series.get(key);
-      if (!row) {
-        row = { day, kind: flow.kind, debitor_id: flow.debitorId ?? NIL_UUID, creditor_id: flow.creditorId ?? NIL_UUID, values: new Array(SLOTS_PER_DAY).fill(null) };
-        series.set(key, row);
-      }
-      row.values[slotOf(flow.at)] = flow.wh;
+      const key = flow.kind + (flow.debitorId ?? '') + '|' + (flow.creditorId ?? '');
+      let entry = series.get(key);
+      if (!entry) series.set(key, (entry = { flow, days: new Map() }));
+      const day = Math.floor(flow.at / DAY_MS);
+      let values = entry.days.get(day);
+      if (!values) entry.days.set(day, (values = new Array<number | null>(SLOTS_PER_DAY).fill(null)));
+      values[(flow.at - day * DAY_MS) / QUARTER_HOUR_MS] = flow.wh;
     }
+    const rows = [...series.values()].flatMap(({ flow, days }) =>
+      [...days].map(([day, values]) => ({
+        day: new Date(day * DAY_MS).toISOString().slice(0, 10),
+        kind: flow.kind,
+        debitor_id: flow.debitorId ?? NIL_UUID,
+        creditor_id: flow.creditorId ?? NIL_UUID,
+        // Array literals as text: PostgreSQL parses them faster than JSON arrays.
+        values: `{${values.map((v) => v ?? 'NULL').join(',')}}`,
+      })),
+    );
     const stateDays = new Map<string, (number | null)[]>(days.map((day) => [day, new Array(SLOTS_PER_DAY).fill(null)]));
     for (const state of states) stateDays.get(dayOf(state.at))![slotOf(state.at)] = state.balanced ? 1 : 0;
-    const dayList = JSON.stringify(days);
-    await this.em.execute('delete from balance_days where account_id = ? and site_id = ? and day in (select value::date from json_array_elements_text(?::json))', [accountId, siteId, dayList]);
-    if (series.size > 0) {
+    await this.em.execute('delete from balance_days where account_id = ? and site_id = ? and day in (select value::date from json_array_elements_text(?::json))', [
+      accountId,
+      siteId,
+      JSON.stringify(days),
+    ]);
+    if (rows.length > 0) {
       await this.em.execute(
         `insert into balance_days (account_id, site_id, day, kind, debitor_id, creditor_id, "values")
          select ?, ?, r.day, r.kind, r.debitor_id, r.creditor_id, r."values"::bigint[] from json_to_recordset(?::json) as r(day date, kind text, debitor_id uuid, creditor_id uuid, "values" text)`,
-        [accountId, siteId, JSON.stringify([...series.values()].map((r) => ({ ...r, values: arrayText(r.values) })))],
+        [accountId, siteId, JSON.stringify(rows)],
       );
     }
     await this.em.execute(
       `insert into balancing_days (account_id, site_id, day, states, balanced_at)
-       select ?, ?, r.day, r.states::smallint[], now() from json_to_recordset(?::json) as r(day date, states text)
+       select ?, ?, r.day, r.states, now() from json_to_recordset(?::json) as r(day date, states smallint[])
        on conflict (account_id, site_id, day) do update set states = excluded.states, balanced_at = excluded.balanced_at`,
-      [accountId, siteId, JSON.stringify([...stateDays].map(([day, values]) => ({ day, states: arrayText(values) })))],
+      [accountId, siteId, JSON.stringify([...stateDays].map(([day, values]) => ({ day, states: values })))],
     );
   }
 
@@ -133,13 +147,14 @@ export class MikroBalancingRepository implements BalancingRepository {
     );
     const flows: StoredFlow[] = [];
     for (const row of rows) {
+      const base = Date.parse(`${row.day}T00:00:00.000Z`);
+      const [debitorId, creditorId] = [orNull(row.debitor_id), orNull(row.creditor_id)];
       row.values
         .slice(1, -1)
         .split(',')
         .forEach((cell, slot) => {
-          const at = instantOf(row.day, slot);
-          if (cell === 'NULL' || at < from || at >= to) return;
-          flows.push({ siteId: row.site_id, at, kind: row.kind, debitorId: orNull(row.debitor_id), creditorId: orNull(row.creditor_id), wh: Number(cell) });
+          const at = base + slot * QUARTER_HOUR_MS;
+          if (cell !== 'NULL' && at >= from && at < to) flows.push({ siteId: row.site_id, at, kind: row.kind, debitorId, creditorId, wh: Number(cell) });
         });
     }
     return flows;
@@ -157,6 +172,7 @@ export class MikroBalancingRepository implements BalancingRepository {
       Array.from({ length: 6 }, () => [accountId, siteId]).flat(),
     );
     const slots = (text: string | null) => (text ? text.slice(1, -1).split(',') : []);
+    const instantOf = (day: string, slot: number) => Date.parse(`${day}T00:00:00.000Z`) + slot * QUARTER_HOUR_MS;
     const lastSlot = slots(summary!.last_states).lastIndexOf('1');
     const firstIncomplete = slots(summary!.first_states).indexOf('0');
     let jobs: Record<string, number> = {};

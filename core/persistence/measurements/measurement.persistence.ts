@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Measurement } from '../../domain/measurements/ingest.js';
 import { dayOf, instantOf, MeasurementDay, slotOf, SLOTS_PER_DAY, SparseReading } from '../../domain/measurements/measurement-day.js';
 import type { MeasurementRepository, SeriesRange, StoredPoint } from '../../measurements/measurements.repository.js';
+import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { AccountEntity } from '../accounts/account.entities.js';
 import { MeterEntity } from '../meters/meter.persistence.js';
 
@@ -79,11 +80,12 @@ export class MikroMeasurementRepository implements MeasurementRepository {
     for (const row of days) {
       const { from, to } = bounds.get(row.meter_id)!;
       const points = series.get(row.meter_id) ?? [];
+      const base = instantOf(row.day, 0);
       row.values
         .slice(1, -1)
         .split(',')
         .forEach((cell, slot) => {
-          const at = instantOf(row.day, slot);
+          const at = base + slot * QUARTER_HOUR_MS;
           if (cell !== 'NULL' && at >= from && at <= to) points.push({ at, wh: Number(cell) });
         });
       series.set(row.meter_id, points);
