@@ -98,3 +98,45 @@ async function resultRows(app: TestApp, siteId: string) {
   await client.end();
   return rows;
 }
+
+describe('monthly balancing from occasional readings', () => {
+  let app: TestApp;
+  let a: SignedUp;
+
+  beforeAll(async () => {
+    app = await startTestApp(FAST);
+    a = await app.signUp('A');
+  });
+  afterAll(() => app.close());
+
+  it('balances calendar months of the account timezone from register differences', async () => {
+    const { fixtures, create } = await import('../support/fixtures.js');
+    const site = await fixtures.site(a.api, { type: 'balanced_inaccurate' });
+    expect(site.balanceResolution).toBe('P1M');
+    const meter = (direction: string) => fixtures.meter(a.api, site.id, { direction, measuring: 'readings_inaccurate', startDate: '2025-12-31T23:00:00.000Z' });
+    const [producer, consumer] = [await meter('producer'), await meter('consumer')];
+    for (const m of [producer, consumer]) await create(a.api, '/v1/meter-balancing-settings', { siteId: site.id, meterId: m.id, balancing: 'participant', startDate: '2026-01-01', priority: null });
+    const february = '2026-01-31T23:00:00.000Z';
+    const march = '2026-02-28T23:00:00.000Z';
+    const readings = [
+      { meterId: producer.id, timestamp: february, value: 1000 },
+      { meterId: producer.id, timestamp: '2026-02-15T11:11:11.111Z', value: 1120 },
+      { meterId: producer.id, timestamp: march, value: 1300 },
+      // The consumer's readings sit 12 h around the boundaries and are interpolated (within 48 h).
+      { meterId: consumer.id, timestamp: '2026-01-31T11:00:00.000Z', value: 488 },
+      { meterId: consumer.id, timestamp: '2026-02-01T11:00:00.000Z', value: 512 },
+      { meterId: consumer.id, timestamp: '2026-02-28T11:00:00.000Z', value: 888 },
+      { meterId: consumer.id, timestamp: '2026-03-01T11:00:00.000Z', value: 912 },
+    ];
+    expect((await a.api.post('/v1/measurements', { measurements: readings })).status).toBe(201);
+    const status = await waitForBalance(a.api, site.id, february);
+    expect(status).toMatchObject({ lastBalancedInterval: february, incompleteIntervals: 0 });
+    const month = (await a.api.get(`/v1/aggregated-balances?siteId=${site.id}&startDateTime=${february}&endDateTime=${march}&interval=P1M`)).body;
+    expect(month.data.map((r: any) => [r.kind, r.debitorMeterId, r.creditorMeterId, r.value])).toEqual([
+      ['grid', consumer.id, null, 100],
+      ['local', consumer.id, producer.id, 300],
+    ]);
+    const fine = await a.api.get(`/v1/aggregated-balances?siteId=${site.id}&startDateTime=${february}&endDateTime=${march}&interval=P1D`);
+    expect(fine.body.errors[0].code).toBe('interval_too_fine');
+  });
+});
