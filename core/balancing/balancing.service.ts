@@ -5,7 +5,9 @@ import { balanceSite, type Participation } from '../domain/balancing/site-balanc
 import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { dayOf } from '../domain/measurements/measurement-day.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
-import type { Site } from '../domain/sites/site.js';
+import { isBalanced, type Site } from '../domain/sites/site.js';
+import { virtualValues, type CustomerMeter, type SiteMeter } from '../domain/meters/virtual-series.js';
+import type { ContractMeterRepository, ContractRepository } from '../contracts/contracts.repository.js';
 import { bucketsOf, isBoundary, MAX_BUCKETS, QUARTER_HOUR_MS, type Bucket, type Interval } from '../domain/time/buckets.js';
 import { calendarDateOf, startOfDay } from '../domain/time/calendar-date.js';
 import { whToKwh } from '../domain/measurements/energy.js';
@@ -35,6 +37,8 @@ const FLOW_ORDER = ['local', 'grid', 'feed_in'];
 
 export interface BalancingDependencies {
   balancing: BalancingRepository;
+  contracts: ContractRepository;
+  contractMeters: ContractMeterRepository;
   sites: SiteRepository;
   meters: MeterRepository;
   settings: BalancingSettingRepository;
@@ -42,6 +46,10 @@ export interface BalancingDependencies {
   accounts: AccountRepository;
   queue: JobQueue;
   uow: UnitOfWork;
+}
+
+function toSiteMeter(meter: Meter): SiteMeter {
+  return { id: meter.id, direction: meter.direction, startDate: meter.startDate.getTime(), formula: meter.formula };
 }
 
 function monthsSince1970(instant: number, timeZone: string): number {
@@ -72,7 +80,10 @@ function chunksOf(site: Site, ranges: readonly DirtyRange[], timeZone: string): 
   return chunks;
 }
 
-/** Balancing of sites (design.md §6): scheduling from ingest, the worker's run, and the reads. */
+/**
+ * Balancing of sites (design.md §6) and the computed series of their virtual meters: scheduling
+ * from ingest, the worker's run over the changed ranges, and the reads.
+ */
 export class BalancingService {
   constructor(private readonly deps: BalancingDependencies) {}
 
@@ -104,7 +115,10 @@ export class BalancingService {
       const participations = this.participations(siteMeters, (await settings.findBySiteIds(job.accountId, [site.id])), timezone);
       const grid = siteMeters.find((m) => m.grid)?.id ?? null;
       const rotation = site.balanceResolution === 'P1M' ? (b: Bucket) => monthsSince1970(b.start, timezone) : (b: Bucket) => Math.floor(b.start / QUARTER_HOUR_MS);
-      const involved = siteMeters.filter((m) => participations.some((p) => p.meterId === m.id));
+      const virtual = siteMeters.some(isVirtual) && site.balanceResolution === 'PT15M';
+      const customerMeters = virtual ? await this.customerMeters(job.accountId, site.id, timezone) : [];
+      // Virtual meters need every physical meter of the site; balancing only the participants.
+      const involved = siteMeters.filter((m) => !isVirtual(m) && (virtual || participations.some((p) => p.meterId === m.id)));
       const chunks = chunksOf(site, ranges, timezone);
       // A pipeline on the one connection: while the database loads the next chunk and writes the
       // previous results, this process computes the current chunk.
@@ -114,10 +128,14 @@ export class BalancingService {
         const points = await loading;
         if (index + 1 < chunks.length) loading = this.load(job.accountId, involved, chunks[index + 1]!);
         const energy = new Map(involved.map((m) => [m.id, bucketEnergy(m.measuring, points.get(m.id) ?? [], buckets)]));
-        const result = balanceSite({ buckets, rotation, participations, energy, gridMeterId: grid });
+        const computed = virtual ? virtualValues(buckets, siteMeters.map(toSiteMeter), energy, participations, customerMeters) : [];
+        const result = isBalanced(site.type) ? balanceSite({ buckets, rotation, participations, energy, gridMeterId: grid }) : null;
         await writing;
         const days = [...new Set(buckets.map((b) => dayOf(b.start)))];
-        writing = balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states);
+        writing = Promise.all([
+          computed.length > 0 ? this.deps.measurements.save(job.accountId, computed.map((v) => ({ ...v, index: 0 })), []) : undefined,
+          result ? balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states) : undefined,
+        ]).then(() => undefined);
       }
       await writing;
     });
@@ -175,6 +193,19 @@ export class BalancingService {
       pendingRanges: row.dirtyRanges,
       jobs: row.jobs,
     };
+  }
+
+  /** Consumer meters on contract meters of the site's contracts, with their customers, as instants. */
+  private async customerMeters(accountId: string, siteId: string, timezone: string): Promise<CustomerMeter[]> {
+    const contracts = await this.deps.contracts.findBySiteIds(accountId, [siteId]);
+    const customerOf = new Map(contracts.map((c) => [c.id, c.customerId]));
+    const assignments = await this.deps.contractMeters.findByContractIds(accountId, [...customerOf.keys()]);
+    return assignments.map((a) => ({
+      customerId: customerOf.get(a.contractId)!,
+      meterId: a.meterId,
+      from: startOfDay(a.startDate, timezone).getTime(),
+      to: a.endDate ? startOfDay(a.endDate, timezone).getTime() : null,
+    }));
   }
 
   private load(accountId: string, meters: readonly Meter[], buckets: readonly Bucket[]) {

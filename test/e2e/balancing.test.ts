@@ -140,3 +140,48 @@ describe('monthly balancing from occasional readings', () => {
     expect(fine.body.errors[0].code).toBe('interval_too_fine');
   });
 });
+
+describe('virtual meters', () => {
+  let app: TestApp;
+  let a: SignedUp;
+
+  beforeAll(async () => {
+    app = await startTestApp(FAST);
+    a = await app.signUp('A');
+  });
+  afterAll(() => app.close());
+
+  it('computes virtual meters from their formulas in the worker and serves them as measurements', async () => {
+    const { create, fixtures } = await import('../support/fixtures.js');
+    const { site, producer, consumers } = await balancedSite(a.api, [null, null]);
+    const mpo = await create(a.api, '/v1/mpos', { channel: 'pseudo', provider: 'virtual', name: 'Virtual' });
+    const customer = await fixtures.customer(a.api);
+    const product = await fixtures.product(a.api);
+    const contract = await fixtures.contract(a.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
+    await create(a.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: consumers[1]!.id, startDate: '2026-01-01' });
+    const virtual = (identifier: string, formula: unknown[], extra: Record<string, unknown> = {}) =>
+      create(a.api, '/v1/meters', { siteId: site.id, mpoId: mpo.id, direction: 'consumer', identifier, measuring: 'load_profile_accurate', startDate: '2025-12-31T23:00:00.000Z', formula, ...extra });
+    const grid = await virtual('GRID', [
+      { type: 'aggregation', aggregation: 'sum_local_consumer' },
+      { type: 'arithmetic', arithmetic: 'subtraction' },
+      { type: 'aggregation', aggregation: 'sum_local_producer' },
+    ], { grid: true });
+    const tenant = await virtual('TENANT', [{ type: 'aggregation', aggregation: 'sum_customer_consumers', customerId: customer.id }]);
+    const nested = await virtual('NESTED', [{ type: 'meter', meterId: grid.id }, { type: 'arithmetic', arithmetic: 'addition' }, { type: 'meter', meterId: tenant.id }]);
+
+    const upload = [dayOfValues(producer.id, DAY, production), dayOfValues(consumers[0]!.id, DAY, () => 0.5), dayOfValues(consumers[1]!.id, DAY, () => 1)].flat();
+    await a.api.post('/v1/measurements', { measurements: upload });
+    await waitForBalance(a.api, site.id, LAST_QH);
+    const daily = async (meterId: string) =>
+      (await a.api.get(`/v1/aggregated-measurements?meterId=${meterId}&startDateTime=${DAY}&endDateTime=${NEXT_DAY}&interval=P1D`)).body.data[0];
+    // Consumption 96 × 1.5 = 144 kWh, production 40 × 2 = 80 kWh.
+    expect(await daily(grid.id)).toMatchObject({ value: 64, complete: true });
+    expect(await daily(tenant.id)).toMatchObject({ value: 96, complete: true });
+    expect(await daily(nested.id)).toMatchObject({ value: 160, complete: true });
+    const noon = await a.api.get(`/v1/measurements?meterId=${grid.id}&startDateTime=2026-03-02T11:00:00.000Z&endDateTime=2026-03-02T11:15:00.000Z`);
+    expect(noon.body.data).toEqual([{ meterId: grid.id, timestamp: '2026-03-02T11:00:00.000Z', value: -0.5, obis: '1.29.0' }]);
+
+    const rows = (await a.api.get(`/v1/aggregated-balances?creditorMeterId=${grid.id}&startDateTime=${DAY}&endDateTime=${NEXT_DAY}&interval=P1D`)).body.data;
+    expect(rows.map((r: any) => r.kind)).toEqual(['grid', 'grid']);
+  });
+});

@@ -61,7 +61,7 @@ export class MikroBalancingRepository implements BalancingRepository {
        from json_to_recordset(?::json) as c(meter_id uuid, from_at bigint, to_at bigint)
        join meters m on m.id = c.meter_id and m.account_id = ?
        join sites s on s.id = m.site_id
-       where s.type like 'balanced%'
+       where s.type like 'balanced%' or exists (select 1 from meters v where v.site_id = s.id and v.formula is not null)
        group by m.account_id, m.site_id
        returning site_id`,
       [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId],
