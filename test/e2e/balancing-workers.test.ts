@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../app/config.js';
@@ -7,20 +6,11 @@ import { openRuntime, type Runtime } from '../../app/runtime.js';
 import { QUEUES, startWorker } from '../../app/worker.js';
 import { startTestApp, TEST_JWT_SECRET, type SignedUp, type TestApp } from '../support/app.js';
 import { balancedSite, dayOfValues, waitForBalance } from '../support/balancing.js';
+import { queryRows } from '../support/database.js';
 
 const DAY = '2026-03-01T23:00:00.000Z';
 const LAST_QH = '2026-03-02T22:45:00.000Z';
 const FAST = { QUEUE_POLL_SECONDS: '0.5', BALANCING_SWEEP_SECONDS: '1', JOB_RETRY_DELAY_SECONDS: '1' };
-
-async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 describe('balancing workers', () => {
   let app: TestApp;
@@ -57,7 +47,7 @@ describe('balancing workers', () => {
     );
     for (const { site } of sites) expect((await waitForBalance(a.api, site.id, LAST_QH)).incompleteIntervals).toBe(0);
 
-    const jobs = await query<{ key: string; started: Date; completed: Date }>(
+    const jobs = await queryRows<{ key: string; started: Date; completed: Date }>(
       app.database.url,
       "select singleton_key as key, started_on as started, completed_on as completed from pgboss.job where name = 'balance-site' and state = 'completed' order by started_on",
     );
@@ -78,7 +68,7 @@ describe('balancing workers', () => {
   it('retries a failing job with backoff until it succeeds', async () => {
     const { site, producer, consumers } = await balancedSite(a.api, [null]);
     // The first write of results fails once (a sequence is not rolled back with the transaction).
-    await query(
+    await queryRows(
       app.database.url,
       `create sequence fail_once;
        create function fail_once() returns trigger language plpgsql as $$ begin if nextval('fail_once') = 1 then raise exception 'injected failure'; end if; return new; end $$;
@@ -92,11 +82,11 @@ describe('balancing workers', () => {
     const deadline = Date.now() + 15_000;
     let retried: Array<{ state: string; retry_count: number }> = [];
     while (retried.length === 0 && Date.now() < deadline) {
-      retried = await query(app.database.url, "select state::text, retry_count from pgboss.job where name = 'balance-site' and singleton_key = $1 and retry_count > 0", [site.id]);
+      retried = await queryRows(app.database.url, "select state::text, retry_count from pgboss.job where name = 'balance-site' and singleton_key = $1 and retry_count > 0", [site.id]);
       if (retried.some((job) => job.state !== 'completed')) retried = [];
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const all = await query(app.database.url, "select state::text, retry_count, start_after from pgboss.job where name = 'balance-site' and singleton_key = $1", [site.id]);
+    const all = await queryRows(app.database.url, "select state::text, retry_count, start_after from pgboss.job where name = 'balance-site' and singleton_key = $1", [site.id]);
     expect(retried, JSON.stringify(all)).toEqual([{ state: 'completed', retry_count: 1 }]);
   });
 });

@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
 import { balancedSite, dayOfValues, waitForBalance } from '../support/balancing.js';
+import { queryRows } from '../support/database.js';
 
 const DAY = '2026-03-01T23:00:00.000Z';
 const NEXT_DAY = '2026-03-02T23:00:00.000Z';
@@ -12,16 +12,16 @@ const FAST = { QUEUE_POLL_SECONDS: '0.5', BALANCING_SWEEP_SECONDS: '1', JOB_RETR
 const production = (slot: number) => (slot >= 28 && slot < 68 ? 2 : 0);
 const demand = [0.5, 1, 1.5];
 
+let app: TestApp;
+let a: SignedUp;
+
+beforeAll(async () => {
+  app = await startTestApp(FAST);
+  a = await app.signUp('A');
+});
+afterAll(() => app.close());
+
 describe('balancing end to end', () => {
-  let app: TestApp;
-  let a: SignedUp;
-
-  beforeAll(async () => {
-    app = await startTestApp(FAST);
-    a = await app.signUp('A');
-  });
-  afterAll(() => app.close());
-
   it('balances an ingested day in the background and every kWh is accounted for', async () => {
     const { site, producer, consumers } = await balancedSite(a.api, [1, null, null]);
     const upload = [dayOfValues(producer.id, DAY, production), ...consumers.map((c, i) => dayOfValues(c.id, DAY, () => demand[i]!))].flat();
@@ -91,24 +91,11 @@ describe('balancing end to end', () => {
   });
 });
 
-async function resultRows(app: TestApp, siteId: string) {
-  const client = new pg.Client({ connectionString: app.database.url });
-  await client.connect();
-  const { rows } = await client.query('select day::text, kind, debitor_id, creditor_id, "values"::text from balance_days where site_id = $1 order by 1, 2, 3, 4', [siteId]);
-  await client.end();
-  return rows;
+function resultRows(app: TestApp, siteId: string) {
+  return queryRows(app.database.url, 'select day::text, kind, debitor_id, creditor_id, "values"::text from balance_days where site_id = $1 order by 1, 2, 3, 4', [siteId]);
 }
 
 describe('monthly balancing from occasional readings', () => {
-  let app: TestApp;
-  let a: SignedUp;
-
-  beforeAll(async () => {
-    app = await startTestApp(FAST);
-    a = await app.signUp('A');
-  });
-  afterAll(() => app.close());
-
   it('balances calendar months of the account timezone from register differences', async () => {
     const { fixtures, create } = await import('../support/fixtures.js');
     const site = await fixtures.site(a.api, { type: 'balanced_inaccurate' });
@@ -142,15 +129,6 @@ describe('monthly balancing from occasional readings', () => {
 });
 
 describe('virtual meters', () => {
-  let app: TestApp;
-  let a: SignedUp;
-
-  beforeAll(async () => {
-    app = await startTestApp(FAST);
-    a = await app.signUp('A');
-  });
-  afterAll(() => app.close());
-
   it('computes virtual meters from their formulas in the worker and serves them as measurements', async () => {
     const { create, fixtures } = await import('../support/fixtures.js');
     const { site, producer, consumers } = await balancedSite(a.api, [null, null]);

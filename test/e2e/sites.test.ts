@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import { queryRows } from '../support/database.js';
 import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
 
 const berlin = { locality: 'Berlin', postCode: '10115', country: 'DE' };
@@ -128,10 +128,6 @@ describe('sites over REST', () => {
 
   it('stores every site with its account_id', async () => {
     const site = (await b.api.post('/v1/sites', newSite)).body;
-    const client = new pg.Client({ connectionString: app.database.url });
-    await client.connect();
-    const { rows } = await client.query('select account_id from sites where id = $1', [site.id]);
-    await client.end();
-    expect(rows).toEqual([{ account_id: b.accountId }]);
+    expect(await queryRows(app.database.url, 'select account_id from sites where id = $1', [site.id])).toEqual([{ account_id: b.accountId }]);
   });
 });

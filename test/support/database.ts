@@ -36,3 +36,14 @@ export async function createTestDatabase(template: string): Promise<TestDatabase
     drop: () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }
+
+/** One statement on a test database, for assertions on what is stored. */
+export async function queryRows<T extends pg.QueryResultRow = Record<string, any>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
