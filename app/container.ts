@@ -32,6 +32,7 @@ import { SitesService } from '../core/sites/sites.service.js';
 import { BalancingService } from '../core/balancing/balancing.service.js';
 import { MikroBalancingRepository } from '../core/persistence/balancing/balance.persistence.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
+import type { Services } from '../core/services.js';
 
 export interface ContainerSettings {
   orm: MikroORM;
@@ -90,7 +91,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
 }
 
 /** Every use-case service the adapters call. */
-export function resolveServices(c: DependencyContainer) {
+export function resolveServices(c: DependencyContainer): Services {
   return {
     auth: c.resolve(AuthService),
     users: c.resolve(UsersService),
@@ -107,4 +108,3 @@ export function resolveServices(c: DependencyContainer) {
     balancing: c.resolve(BalancingService),
   };
 }
-export type Services = ReturnType<typeof resolveServices>;

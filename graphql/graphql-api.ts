@@ -2,7 +2,8 @@ import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
 import type { Actor } from '../core/auth/actor.js';
-import type { GraphQLContext, GraphQLServices } from './context.js';
+import type { Services } from '../core/services.js';
+import type { GraphQLContext } from './context.js';
 import { createLoaders } from './loaders.js';
 import { formatError } from './errors.js';
 import { buildGraphQLSchema } from './schema.js';
@@ -13,7 +14,7 @@ export interface GraphQLApi {
 }
 
 /** Apollo behind the shared HTTP guards: the caller's actor is already on `res.locals`. */
-export async function createGraphQLApi(services: GraphQLServices): Promise<GraphQLApi> {
+export async function createGraphQLApi(services: Services): Promise<GraphQLApi> {
   const server = new ApolloServer<GraphQLContext>({
     schema: await buildGraphQLSchema(),
     formatError,

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Actor } from '../core/auth/actor.js';
 import type { ContractMeterView, ContractView } from '../core/contracts/contracts.commands.js';
-import type { GraphQLServices } from './context.js';
+import type { Services } from '../core/services.js';
 
 type Batch<V> = (ids: readonly string[]) => Promise<V[]>;
 
@@ -21,7 +21,7 @@ function groupedBy<V>(fetch: Batch<V>, key: (row: V) => string): DataLoader<stri
 }
 
 /** Per-request batching: one query per relation and request, whatever the number of rows. */
-export function createLoaders(actor: Actor, services: GraphQLServices, today: string) {
+export function createLoaders(actor: Actor, services: Services, today: string) {
   const activeAssignment = new DataLoader<string, ContractMeterView | null>(async (meterIds) => {
     const found = new Map((await services.contractMeters.activeOnDate(actor, meterIds, today)).map((a) => [a.meterId, a]));
     return meterIds.map((id) => found.get(id) ?? null);

@@ -1,30 +1,22 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { assertCanWrite, type Actor } from '../core/auth/actor.js';
-import type { AuthService } from '../core/auth/auth.service.js';
 import { authenticate, rateLimit } from './http-guards.js';
 import { openApiDocument } from './openapi.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { removedEndpoints } from './removed-endpoints.js';
 import type { RouteSpec } from './route.js';
 import { oauthRoutes } from './routes/oauth.routes.js';
-import { masterDataRoutes, type MasterDataServices } from './routes/master-data.routes.js';
+import type { Services } from '../core/services.js';
+import { masterDataRoutes } from './routes/master-data.routes.js';
 import { measurementRoutes } from './routes/measurements.routes.js';
 import { balancingRoutes } from './routes/balancing.routes.js';
-import type { BalancingService } from '../core/balancing/balancing.service.js';
-import type { MeasurementsService } from '../core/measurements/measurements.service.js';
-
-export interface RestServices extends MasterDataServices {
-  auth: AuthService;
-  measurements: MeasurementsService;
-  balancing: BalancingService;
-}
 
 export interface RestOptions {
   rateLimitPerMinute: number;
 }
 
-export function restRoutes(services: RestServices): RouteSpec[] {
+export function restRoutes(services: Services): RouteSpec[] {
   return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing)];
 }
 
@@ -72,7 +64,7 @@ function methodNotAllowed(allowed: string[]): RequestHandler {
  * The /v1 API: removed endpoints, public routes, then bearer authentication and the rate limit,
  * then every route of the registry; each known path answers 405 for other methods.
  */
-export function createRestApi(services: RestServices, options: RestOptions): { router: Router; routes: RouteSpec[] } {
+export function createRestApi(services: Services, options: RestOptions): { router: Router; routes: RouteSpec[] } {
   const routes = restRoutes(services);
   const router = Router();
   const document = openApiDocument(routes);

@@ -1,13 +1,10 @@
 import { accountView, listUsersQuery, userView } from '../../core/accounts/accounts.commands.js';
-import type { UsersService } from '../../core/accounts/users.service.js';
 import {
   balancingSettingView,
   createBalancingSettingCommand,
   listBalancingSettingsQuery,
   updateBalancingSettingCommand,
 } from '../../core/balancing/balancing-settings.commands.js';
-import type { BalancingSettingsService } from '../../core/balancing/balancing-settings.service.js';
-import type { ContractMetersService } from '../../core/contracts/contract-meters.service.js';
 import {
   contractMeterView,
   contractView,
@@ -18,42 +15,23 @@ import {
   updateContractCommand,
   updateContractMeterCommand,
 } from '../../core/contracts/contracts.commands.js';
-import type { ContractsService } from '../../core/contracts/contracts.service.js';
 import {
   createCustomAttributeCommand,
   customAttributeView,
   listCustomAttributesQuery,
   updateCustomAttributeCommand,
 } from '../../core/custom-attributes/custom-attributes.commands.js';
-import type { CustomAttributesService } from '../../core/custom-attributes/custom-attributes.service.js';
 import { createCustomerCommand, customerView, listCustomersQuery, updateCustomerCommand } from '../../core/customers/customers.commands.js';
-import type { CustomersService } from '../../core/customers/customers.service.js';
 import { createMeterCommand, listMetersQuery, meterView, updateMeterCommand } from '../../core/meters/meters.commands.js';
-import type { MetersService } from '../../core/meters/meters.service.js';
 import { createMpoCommand, listMposQuery, mpoView } from '../../core/mpos/mpos.commands.js';
-import type { MposService } from '../../core/mpos/mpos.service.js';
 import { createProductCommand, listProductsQuery, productView, updateProductCommand } from '../../core/products/products.commands.js';
-import type { ProductsService } from '../../core/products/products.service.js';
 import { createSiteCommand, listSitesQuery, siteView, updateSiteCommand } from '../../core/sites/sites.commands.js';
-import type { SitesService } from '../../core/sites/sites.service.js';
+import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';
 
-export interface MasterDataServices {
-  sites: SitesService;
-  mpos: MposService;
-  meters: MetersService;
-  customers: CustomersService;
-  products: ProductsService;
-  contracts: ContractsService;
-  contractMeters: ContractMetersService;
-  balancingSettings: BalancingSettingsService;
-  customAttributes: CustomAttributesService;
-  users: UsersService;
-}
-
 /** Onboarding resources in the spec's order: site, product, customer, meter, contract, assignment, setting. */
-export function masterDataRoutes(s: MasterDataServices): RouteSpec[] {
+export function masterDataRoutes(s: Services): RouteSpec[] {
   return [
     ...resourceRoutes({ path: '/v1/sites', tag: 'Sites', singular: 'Site', plural: 'Sites', view: siteView, service: s.sites, create: createSiteCommand, list: listSitesQuery, update: updateSiteCommand }),
     ...resourceRoutes({
