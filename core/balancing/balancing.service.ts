@@ -216,9 +216,11 @@ export class BalancingService {
     );
   }
 
+  /** Sorted by meter id: the engine sorts by id per interval, which is linear on sorted input. */
   private participations(meters: readonly Meter[], settings: readonly MeterBalancingSetting[], timezone: string): Participation[] {
     const byId = new Map(meters.map((m) => [m.id, m]));
-    return settings.flatMap((setting) => {
+    const sorted = [...settings].sort((a, b) => (a.meterId < b.meterId ? -1 : a.meterId > b.meterId ? 1 : 0));
+    return sorted.flatMap((setting) => {
       const meter = byId.get(setting.meterId);
       if (!meter || isVirtual(meter) || setting.balancing !== 'participant') return [];
       return [

@@ -6,6 +6,7 @@ import type { Flow, FlowKind, IntervalState } from '../../domain/balancing/site-
 import { dayOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
 import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { AccountEntity } from '../accounts/account.entities.js';
+import { boundQuery } from '../bound-query.js';
 import { SiteEntity } from '../sites/site.entity.js';
 
 export const BalanceDayEntity = defineEntity({
@@ -83,26 +84,34 @@ export class MikroBalancingRepository implements BalancingRepository {
   }
 
   async replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[]): Promise<void> {
-    // Grouped by flow, then by UTC day number: no date formatting per value (millions per site-year).
-    const series = new Map<string, { flow: Flow; days: Map<number, (number | null)[]> }>();
+    // Grouped by flow (kind, debitor, creditor: lookups of the same id strings, no key building)
+    // and UTC day number: this runs for millions of flows per site-year.
+    const series = new Map<FlowKind, Map<string | null, Map<string | null, Map<number, (number | null)[]>>>>();
     for (const flow of flows) {
-      const key = flow.kind + (flow.debitorId ?? '') + '|' + (flow.creditorId ?? '');
-      let entry = series.get(key);
-      if (!entry) series.set(key, (entry = { flow, days: new Map() }));
+      let byDebitor = series.get(flow.kind);
+      if (!byDebitor) series.set(flow.kind, (byDebitor = new Map()));
+      let byCreditor = byDebitor.get(flow.debitorId);
+      if (!byCreditor) byDebitor.set(flow.debitorId, (byCreditor = new Map()));
+      let byDay = byCreditor.get(flow.creditorId);
+      if (!byDay) byCreditor.set(flow.creditorId, (byDay = new Map()));
       const day = Math.floor(flow.at / DAY_MS);
-      let values = entry.days.get(day);
-      if (!values) entry.days.set(day, (values = new Array<number | null>(SLOTS_PER_DAY).fill(null)));
+      let values = byDay.get(day);
+      if (!values) byDay.set(day, (values = new Array<number | null>(SLOTS_PER_DAY).fill(null)));
       values[(flow.at - day * DAY_MS) / QUARTER_HOUR_MS] = flow.wh;
     }
-    const rows = [...series.values()].flatMap(({ flow, days }) =>
-      [...days].map(([day, values]) => ({
-        day: new Date(day * DAY_MS).toISOString().slice(0, 10),
-        kind: flow.kind,
-        debitor_id: flow.debitorId ?? NIL_UUID,
-        creditor_id: flow.creditorId ?? NIL_UUID,
-        // Array literals as text: PostgreSQL parses them faster than JSON arrays.
-        values: `{${values.map((v) => v ?? 'NULL').join(',')}}`,
-      })),
+    const rows = [...series].flatMap(([kind, byDebitor]) =>
+      [...byDebitor].flatMap(([debitorId, byCreditor]) =>
+        [...byCreditor].flatMap(([creditorId, byDay]) =>
+          [...byDay].map(([day, values]) => ({
+            day: new Date(day * DAY_MS).toISOString().slice(0, 10),
+            kind,
+            debitor_id: debitorId ?? NIL_UUID,
+            creditor_id: creditorId ?? NIL_UUID,
+            // Array literals as text: PostgreSQL parses them faster than JSON arrays.
+            values: `{${values.map((v) => v ?? 'NULL').join(',')}}`,
+          })),
+        ),
+      ),
     );
     const stateDays = new Map<string, (number | null)[]>(days.map((day) => [day, new Array(SLOTS_PER_DAY).fill(null)]));
     for (const state of states) stateDays.get(dayOf(state.at))![slotOf(state.at)] = state.balanced ? 1 : 0;
@@ -112,7 +121,8 @@ export class MikroBalancingRepository implements BalancingRepository {
       JSON.stringify(days),
     ]);
     if (rows.length > 0) {
-      await this.em.execute(
+      await boundQuery(
+        this.em,
         `insert into balance_days (account_id, site_id, day, kind, debitor_id, creditor_id, "values")
          select ?, ?, r.day, r.kind, r.debitor_id, r.creditor_id, r."values"::bigint[] from json_to_recordset(?::json) as r(day date, kind text, debitor_id uuid, creditor_id uuid, "values" text)`,
         [accountId, siteId, JSON.stringify(rows)],

@@ -5,6 +5,7 @@ import { dayOf, instantOf, MeasurementDay, slotOf, SLOTS_PER_DAY, SparseReading 
 import type { MeasurementRepository, SeriesRange, StoredPoint } from '../../measurements/measurements.repository.js';
 import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { AccountEntity } from '../accounts/account.entities.js';
+import { boundQuery } from '../bound-query.js';
 import { MeterEntity } from '../meters/meter.persistence.js';
 
 export const MeasurementDayEntity = defineEntity({
@@ -133,7 +134,8 @@ export class MikroMeasurementRepository implements MeasurementRepository {
         row.values[slotOf(m.at)] = m.wh;
       }
       // New slots win, the others keep what was stored: one statement, whatever the size.
-      await this.em.execute(
+      await boundQuery(
+        this.em,
         `insert into measurement_days (account_id, meter_id, day, "values")
          select ?, r.meter_id, r.day, r."values" from json_to_recordset(?::json) as r(meter_id uuid, day date, "values" bigint[])
          on conflict (account_id, meter_id, day) do update set "values" = (
