@@ -30,6 +30,8 @@ import { MikroUnitOfWork } from '../core/persistence/unit-of-work.js';
 import { ProductsService } from '../core/products/products.service.js';
 import { SitesService } from '../core/sites/sites.service.js';
 import { BalancingService } from '../core/balancing/balancing.service.js';
+import { TaxRatesService } from '../core/billing/tax-rates.service.js';
+import { MikroTaxRateRepository } from '../core/persistence/billing/tax-rate.persistence.js';
 import { MikroBalancingRepository } from '../core/persistence/balancing/balance.persistence.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
 import type { Services } from '../core/services.js';
@@ -67,6 +69,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     attributes: new MikroCustomAttributeRepository(em),
     measurements: new MikroMeasurementRepository(em),
     balancing: new MikroBalancingRepository(em),
+    taxRates: new MikroTaxRateRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -86,6 +89,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(ContractMetersService, () => new ContractMetersService({ ...repositories, uow, clock }));
   single(BalancingSettingsService, () => new BalancingSettingsService({ ...repositories, uow, clock }));
   single(BalancingService, () => new BalancingService({ ...repositories, queue: settings.queue, uow }));
+  single(TaxRatesService, () => new TaxRatesService(repositories.taxRates, uow, clock));
   single(MeasurementsService, (c) => new MeasurementsService({ ...repositories, balancing: c.resolve(BalancingService), uow, clock }));
   return c;
 }
@@ -106,5 +110,6 @@ export function resolveServices(c: DependencyContainer): Services {
     balancingSettings: c.resolve(BalancingSettingsService),
     measurements: c.resolve(MeasurementsService),
     balancing: c.resolve(BalancingService),
+    taxRates: c.resolve(TaxRatesService),
   };
 }

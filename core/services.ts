@@ -2,6 +2,7 @@ import type { UsersService } from './accounts/users.service.js';
 import type { AuthService } from './auth/auth.service.js';
 import type { BalancingSettingsService } from './balancing/balancing-settings.service.js';
 import type { BalancingService } from './balancing/balancing.service.js';
+import type { TaxRatesService } from './billing/tax-rates.service.js';
 import type { ContractMetersService } from './contracts/contract-meters.service.js';
 import type { ContractsService } from './contracts/contracts.service.js';
 import type { CustomAttributesService } from './custom-attributes/custom-attributes.service.js';
@@ -27,4 +28,5 @@ export interface Services {
   balancingSettings: BalancingSettingsService;
   measurements: MeasurementsService;
   balancing: BalancingService;
+  taxRates: TaxRatesService;
 }

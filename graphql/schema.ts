@@ -7,6 +7,7 @@ import { BalancingSettingResolver, ContractMeterResolver, ContractResolver } fro
 import { CustomAttributeResolver, CustomerResolver, ProductResolver, UserResolver } from './resolvers/customer.resolver.js';
 import { MeterResolver, MpoResolver } from './resolvers/meter.resolver.js';
 import { SiteResolver } from './resolvers/site.resolver.js';
+import { TaxRateResolver } from './resolvers/billing.resolver.js';
 
 /** Every mutation is a write: viewers get `forbidden` before any resolver runs. */
 const writesNeedAdmin: MiddlewareFn<GraphQLContext> = ({ info, context }, next) => {
@@ -27,6 +28,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       BalancingSettingResolver,
       CustomAttributeResolver,
       UserResolver,
+      TaxRateResolver,
     ],
     validate: false,
     globalMiddlewares: [writesNeedAdmin],

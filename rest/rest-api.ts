@@ -11,13 +11,14 @@ import type { Services } from '../core/services.js';
 import { masterDataRoutes } from './routes/master-data.routes.js';
 import { measurementRoutes } from './routes/measurements.routes.js';
 import { balancingRoutes } from './routes/balancing.routes.js';
+import { billingRoutes } from './routes/billing.routes.js';
 
 export interface RestOptions {
   rateLimitPerMinute: number;
 }
 
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing)];
+  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing), ...billingRoutes(services)];
 }
 
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -1,6 +1,7 @@
 import { AccountEntity, ApiTokenEntity, RefreshTokenEntity, UserEntity } from './accounts/account.entities.js';
 import { BalanceDayEntity, BalancingDayEntity, BalancingDirtyRangeEntity } from './balancing/balance.persistence.js';
 import { BalancingSettingEntity } from './balancing/balancing-setting.persistence.js';
+import { TaxRateEntity } from './billing/tax-rate.persistence.js';
 import { ContractEntity, ContractMeterEntity } from './contracts/contract.persistence.js';
 import { CustomAttributeEntity } from './custom-attributes/custom-attribute.entity.js';
 import { CustomerEntity } from './customers/customer.persistence.js';
@@ -29,4 +30,5 @@ export const entities = [
   BalanceDayEntity,
   BalancingDayEntity,
   BalancingDirtyRangeEntity,
+  TaxRateEntity,
 ];

@@ -94,6 +94,7 @@ describe('common HTTP behaviour', () => {
         ...crud('/v1/contract-meters'),
         ...crud('/v1/meter-balancing-settings'),
         ...crud('/v1/custom-attributes'),
+        ...crud('/v1/tax-rates'),
         'GET /v1/mpos',
         'GET /v1/mpos/{id}',
         'POST /v1/mpos',

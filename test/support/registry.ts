@@ -20,6 +20,7 @@ export interface World {
   contractMeter: string;
   balancingSetting: string;
   customAttribute: string;
+  taxRate: string;
 }
 
 export async function buildWorld(owner: SignedUp): Promise<World> {
@@ -33,6 +34,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
   const contractMeter = await create(api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
   const balancingSetting = await create(api, '/v1/meter-balancing-settings', { siteId: site.id, meterId: meter.id, balancing: 'participant', startDate: '2026-01-01' });
   const customAttribute = await create(api, '/v1/custom-attributes', { title: 'Building', name: 'building', entity: 'site', type: 'text' });
+  const taxRate = await create(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2026-01-01' });
   return {
     account: owner.accountId,
     user: owner.userId,
@@ -45,6 +47,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
     contractMeter: contractMeter.id,
     balancingSetting: balancingSetting.id,
     customAttribute: customAttribute.id,
+    taxRate: taxRate.id,
   };
 }
 
@@ -147,6 +150,12 @@ Object.assign(REGISTRY, {
   '/v1/aggregated-measurements': { query: (w: World) => `meterId=${w.meter}&${range}&interval=PT1H` },
   '/v1/aggregated-balances': { query: (w: World) => `siteId=${w.site}&startDateTime=2025-12-31T23:00:00.000Z&endDateTime=2026-01-01T23:00:00.000Z&interval=P1D` },
   '/v1/sites/{id}/balancing-status': { instance: 'site' },
+  '/v1/tax-rates': {
+    instance: 'taxRate',
+    createBody: async () => ({ name: `VAT ${unique()}`, percentage: '19.00', validFrom: '2026-01-01' }),
+    patchBody: { percentage: '7.00' },
+    graphql: { one: 'taxRate', many: 'taxRates', create: 'createTaxRate', update: 'updateTaxRate' },
+  },
 } satisfies Record<string, Fixture>);
 
 /** Operations that need no token; they have their own tests (test/e2e/auth.test.ts). */

@@ -1,0 +1,32 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TaxRateRepository } from '../../billing/tax-rates.service.js';
+import { TaxRate } from '../../domain/billing/tax-rate.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+
+export const TaxRateEntity = defineEntity({
+  class: TaxRate,
+  tableName: 'tax_rates',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'name'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    name: p.string().length(100),
+    percentage: p.integer(),
+    validFrom: p.string().columnType('date'),
+    validUntil: p.string().columnType('date').nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export class MikroTaxRateRepository extends AccountScopedRepository<TaxRate, { name?: string }> implements TaxRateRepository {
+  constructor(em: EntityManager) {
+    super(em, TaxRateEntity);
+  }
+
+  historyOf(accountId: string, name: string): Promise<TaxRate[]> {
+    return this.em.find(TaxRateEntity, { accountId, name }, { orderBy: { validFrom: 'asc' } });
+  }
+}
