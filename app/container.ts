@@ -31,6 +31,8 @@ import { ProductsService } from '../core/products/products.service.js';
 import { SitesService } from '../core/sites/sites.service.js';
 import { BalancingService } from '../core/balancing/balancing.service.js';
 import { TaxRatesService } from '../core/billing/tax-rates.service.js';
+import { PriceComponentGroupsService, PriceComponentsService, PricesService } from '../core/billing/price-catalogue.service.js';
+import { MikroPriceComponentGroupRepository, MikroPriceComponentRepository, MikroPriceRepository } from '../core/persistence/billing/price.persistence.js';
 import { MikroTaxRateRepository } from '../core/persistence/billing/tax-rate.persistence.js';
 import { MikroBalancingRepository } from '../core/persistence/balancing/balance.persistence.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
@@ -70,6 +72,9 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     measurements: new MikroMeasurementRepository(em),
     balancing: new MikroBalancingRepository(em),
     taxRates: new MikroTaxRateRepository(em),
+    priceGroups: new MikroPriceComponentGroupRepository(em),
+    priceComponents: new MikroPriceComponentRepository(em),
+    prices: new MikroPriceRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -90,6 +95,10 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(BalancingSettingsService, () => new BalancingSettingsService({ ...repositories, uow, clock }));
   single(BalancingService, () => new BalancingService({ ...repositories, queue: settings.queue, uow }));
   single(TaxRatesService, () => new TaxRatesService(repositories.taxRates, uow, clock));
+  const catalogue = (c: DependencyContainer) => ({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock });
+  single(PriceComponentGroupsService, (c) => new PriceComponentGroupsService(catalogue(c)));
+  single(PriceComponentsService, (c) => new PriceComponentsService(catalogue(c)));
+  single(PricesService, (c) => new PricesService(catalogue(c)));
   single(MeasurementsService, (c) => new MeasurementsService({ ...repositories, balancing: c.resolve(BalancingService), uow, clock }));
   return c;
 }
@@ -111,5 +120,8 @@ export function resolveServices(c: DependencyContainer): Services {
     measurements: c.resolve(MeasurementsService),
     balancing: c.resolve(BalancingService),
     taxRates: c.resolve(TaxRatesService),
+    priceComponentGroups: c.resolve(PriceComponentGroupsService),
+    priceComponents: c.resolve(PriceComponentsService),
+    prices: c.resolve(PricesService),
   };
 }

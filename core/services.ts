@@ -2,6 +2,7 @@ import type { UsersService } from './accounts/users.service.js';
 import type { AuthService } from './auth/auth.service.js';
 import type { BalancingSettingsService } from './balancing/balancing-settings.service.js';
 import type { BalancingService } from './balancing/balancing.service.js';
+import type { PriceComponentGroupsService, PriceComponentsService, PricesService } from './billing/price-catalogue.service.js';
 import type { TaxRatesService } from './billing/tax-rates.service.js';
 import type { ContractMetersService } from './contracts/contract-meters.service.js';
 import type { ContractsService } from './contracts/contracts.service.js';
@@ -29,4 +30,7 @@ export interface Services {
   measurements: MeasurementsService;
   balancing: BalancingService;
   taxRates: TaxRatesService;
+  priceComponentGroups: PriceComponentGroupsService;
+  priceComponents: PriceComponentsService;
+  prices: PricesService;
 }

@@ -38,6 +38,9 @@ export function createLoaders(actor: Actor, services: Services, today: string) {
     settingsBySite: groupedBy((ids) => services.balancingSettings.listBySites(actor, ids), (s) => s.siteId),
     contractMetersByContract: groupedBy((ids) => services.contractMeters.listByContracts(actor, ids), (a) => a.contractId),
     activeAssignment,
+    groupsByProduct: groupedBy((ids) => services.priceComponentGroups.listByProducts(actor, ids), (g) => g.electricityProductId),
+    componentsByGroup: groupedBy((ids) => services.priceComponents.listByGroups(actor, ids), (c) => c.priceComponentGroupId),
+    pricesByComponent: groupedBy((ids) => services.prices.listByComponents(actor, ids), (p) => p.priceComponentId),
   };
 }
 

@@ -1,6 +1,7 @@
 import { AccountEntity, ApiTokenEntity, RefreshTokenEntity, UserEntity } from './accounts/account.entities.js';
 import { BalanceDayEntity, BalancingDayEntity, BalancingDirtyRangeEntity } from './balancing/balance.persistence.js';
 import { BalancingSettingEntity } from './balancing/balancing-setting.persistence.js';
+import { PriceComponentEntity, PriceComponentGroupEntity, PriceEntity } from './billing/price.persistence.js';
 import { TaxRateEntity } from './billing/tax-rate.persistence.js';
 import { ContractEntity, ContractMeterEntity } from './contracts/contract.persistence.js';
 import { CustomAttributeEntity } from './custom-attributes/custom-attribute.entity.js';
@@ -31,4 +32,7 @@ export const entities = [
   BalancingDayEntity,
   BalancingDirtyRangeEntity,
   TaxRateEntity,
+  PriceComponentGroupEntity,
+  PriceComponentEntity,
+  PriceEntity,
 ];

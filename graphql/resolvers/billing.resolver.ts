@@ -1,6 +1,27 @@
-import { Resolver } from 'type-graphql';
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { PriceComponentGroupView, PriceComponentView } from '../../core/billing/price-catalogue.commands.js';
+import type { ProductView } from '../../core/products/products.commands.js';
+import type { GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
-import { TaxRateInput, TaxRateListArgs, TaxRateListType, TaxRateType } from '../types/billing.types.js';
+import {
+  PriceComponentGroupInput,
+  PriceComponentGroupListArgs,
+  PriceComponentGroupListType,
+  PriceComponentGroupType,
+  PriceComponentInput,
+  PriceComponentListArgs,
+  PriceComponentListType,
+  PriceComponentType,
+  PriceInput,
+  PriceListArgs,
+  PriceListType,
+  PriceType,
+  TaxRateInput,
+  TaxRateListArgs,
+  TaxRateListType,
+  TaxRateType,
+} from '../types/billing.types.js';
+import { ProductType } from '../types/customer.types.js';
 
 @Resolver(() => TaxRateType)
 export class TaxRateResolver extends crudResolver({
@@ -12,3 +33,54 @@ export class TaxRateResolver extends crudResolver({
   input: TaxRateInput,
   service: ({ services }) => services.taxRates,
 }) {}
+
+@Resolver(() => PriceComponentGroupType)
+export class PriceComponentGroupResolver extends crudResolver({
+  name: 'PriceComponentGroup',
+  plural: 'PriceComponentGroups',
+  type: PriceComponentGroupType,
+  list: PriceComponentGroupListType,
+  args: PriceComponentGroupListArgs,
+  input: PriceComponentGroupInput,
+  service: ({ services }) => services.priceComponentGroups,
+}) {
+  @FieldResolver(() => [PriceComponentType])
+  priceComponents(@Root() group: PriceComponentGroupView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.componentsByGroup.load(group.id);
+  }
+}
+
+@Resolver(() => PriceComponentType)
+export class PriceComponentResolver extends crudResolver({
+  name: 'PriceComponent',
+  plural: 'PriceComponents',
+  type: PriceComponentType,
+  list: PriceComponentListType,
+  args: PriceComponentListArgs,
+  input: PriceComponentInput,
+  service: ({ services }) => services.priceComponents,
+}) {
+  @FieldResolver(() => [PriceType])
+  prices(@Root() component: PriceComponentView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.pricesByComponent.load(component.id);
+  }
+}
+
+@Resolver(() => PriceType)
+export class PriceResolver extends crudResolver({
+  name: 'Price',
+  plural: 'Prices',
+  type: PriceType,
+  list: PriceListType,
+  args: PriceListArgs,
+  input: PriceInput,
+  service: ({ services }) => services.prices,
+}) {}
+
+@Resolver(() => ProductType)
+export class ProductPricesResolver {
+  @FieldResolver(() => [PriceComponentGroupType])
+  priceComponentGroups(@Root() product: ProductView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.groupsByProduct.load(product.id);
+  }
+}

@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { ListArgs } from './common.types.js';
 
@@ -29,4 +30,94 @@ export class TaxRateInput {
   @Field(() => String, { nullable: true }) percentage?: string | null;
   @Field(() => String, { nullable: true }) validFrom?: string | null;
   @Field(() => String, { nullable: true }) validUntil?: string | null;
+}
+
+@ObjectType('Price')
+export class PriceType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) priceComponentId!: string;
+  @Field(() => String) validFrom!: string;
+  @Field(() => String, { description: 'Net per unit, decimal string with 6 decimals' }) amount!: string;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType('PriceList')
+export class PriceListType {
+  @Field(() => [PriceType]) data!: PriceType[];
+  @Field(() => Int) total!: number;
+}
+
+@ArgsType()
+export class PriceListArgs extends ListArgs {
+  @Field(() => ID, { nullable: true }) priceComponentId?: string;
+}
+
+@InputType('PriceInput')
+export class PriceInput {
+  @Field(() => ID, { nullable: true }) priceComponentId?: string | null;
+  @Field(() => String, { nullable: true }) validFrom?: string | null;
+  @Field(() => String, { nullable: true }) amount?: string | null;
+}
+
+@ObjectType('PriceComponent')
+export class PriceComponentType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) priceComponentGroupId!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'local_energy, grid_energy, energy or base_fee' }) kind!: string;
+  @Field(() => String, { description: 'kWh or month' }) unit!: string;
+  @Field(() => ID) taxRateId!: string;
+  @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType('PriceComponentList')
+export class PriceComponentListType {
+  @Field(() => [PriceComponentType]) data!: PriceComponentType[];
+  @Field(() => Int) total!: number;
+}
+
+@ArgsType()
+export class PriceComponentListArgs extends ListArgs {
+  @Field(() => ID, { nullable: true }) priceComponentGroupId?: string;
+}
+
+@InputType('PriceComponentInput')
+export class PriceComponentInput {
+  @Field(() => ID, { nullable: true }) priceComponentGroupId?: string | null;
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true }) kind?: string | null;
+  @Field(() => String, { nullable: true }) unit?: string | null;
+  @Field(() => ID, { nullable: true }) taxRateId?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
+}
+
+@ObjectType('PriceComponentGroup')
+export class PriceComponentGroupType {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) electricityProductId!: string;
+  @Field(() => String) name!: string;
+  @Field(() => Int) position!: number;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType('PriceComponentGroupList')
+export class PriceComponentGroupListType {
+  @Field(() => [PriceComponentGroupType]) data!: PriceComponentGroupType[];
+  @Field(() => Int) total!: number;
+}
+
+@ArgsType()
+export class PriceComponentGroupListArgs extends ListArgs {
+  @Field(() => ID, { nullable: true }) electricityProductId?: string;
+}
+
+@InputType('PriceComponentGroupInput')
+export class PriceComponentGroupInput {
+  @Field(() => ID, { nullable: true }) electricityProductId?: string | null;
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => Int, { nullable: true }) position?: number | null;
 }

@@ -21,6 +21,9 @@ export interface World {
   balancingSetting: string;
   customAttribute: string;
   taxRate: string;
+  priceComponentGroup: string;
+  priceComponent: string;
+  price: string;
 }
 
 export async function buildWorld(owner: SignedUp): Promise<World> {
@@ -35,6 +38,9 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
   const balancingSetting = await create(api, '/v1/meter-balancing-settings', { siteId: site.id, meterId: meter.id, balancing: 'participant', startDate: '2026-01-01' });
   const customAttribute = await create(api, '/v1/custom-attributes', { title: 'Building', name: 'building', entity: 'site', type: 'text' });
   const taxRate = await create(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2026-01-01' });
+  const priceComponentGroup = await create(api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Energy' });
+  const priceComponent = await create(api, '/v1/price-components', { priceComponentGroupId: priceComponentGroup.id, name: 'Local', kind: 'local_energy', taxRateId: taxRate.id });
+  const price = await create(api, '/v1/prices', { priceComponentId: priceComponent.id, validFrom: '2026-01-01', amount: '0.250000' });
   return {
     account: owner.accountId,
     user: owner.userId,
@@ -48,6 +54,9 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
     balancingSetting: balancingSetting.id,
     customAttribute: customAttribute.id,
     taxRate: taxRate.id,
+    priceComponentGroup: priceComponentGroup.id,
+    priceComponent: priceComponent.id,
+    price: price.id,
   };
 }
 
@@ -59,6 +68,9 @@ export const REFERENCE_FIELDS: Record<string, keyof World> = {
   contractId: 'contract',
   electricityProductId: 'product',
   mpoId: 'mpo',
+  taxRateId: 'taxRate',
+  priceComponentGroupId: 'priceComponentGroup',
+  priceComponentId: 'priceComponent',
 };
 
 export interface Fixture {
@@ -75,6 +87,8 @@ export interface Fixture {
 }
 
 const unique = () => randomUUID().slice(0, 8);
+/** Each created price needs its own validFrom. */
+let priceVersions = 0;
 
 /** Keyed by collection path (the OpenAPI path without `/{id}`). */
 export const REGISTRY: Record<string, Fixture> = {
@@ -155,6 +169,24 @@ Object.assign(REGISTRY, {
     createBody: async () => ({ name: `VAT ${unique()}`, percentage: '19.00', validFrom: '2026-01-01' }),
     patchBody: { percentage: '7.00' },
     graphql: { one: 'taxRate', many: 'taxRates', create: 'createTaxRate', update: 'updateTaxRate' },
+  },
+  '/v1/price-component-groups': {
+    instance: 'priceComponentGroup',
+    createBody: async (w: World) => ({ electricityProductId: w.product, name: `Group ${unique()}`, position: 1 }),
+    patchBody: { position: 5 },
+    graphql: { one: 'priceComponentGroup', many: 'priceComponentGroups', create: 'createPriceComponentGroup', update: 'updatePriceComponentGroup' },
+  },
+  '/v1/price-components': {
+    instance: 'priceComponent',
+    createBody: async (w: World) => ({ priceComponentGroupId: w.priceComponentGroup, name: `Fee ${unique()}`, kind: 'base_fee', taxRateId: w.taxRate }),
+    patchBody: { name: 'Renamed' },
+    graphql: { one: 'priceComponent', many: 'priceComponents', create: 'createPriceComponent', update: 'updatePriceComponent' },
+  },
+  '/v1/prices': {
+    instance: 'price',
+    createBody: async (w: World) => ({ priceComponentId: w.priceComponent, validFrom: `2027-01-${String(++priceVersions).padStart(2, '0')}`, amount: '0.300000' }),
+    patchBody: { amount: '0.310000' },
+    graphql: { one: 'price', many: 'prices', create: 'createPrice', update: 'updatePrice' },
   },
 } satisfies Record<string, Fixture>);
 

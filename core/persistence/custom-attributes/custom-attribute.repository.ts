@@ -5,11 +5,12 @@ import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { CustomAttributeEntity } from './custom-attribute.entity.js';
 
 /** Tables whose rows carry a `custom_attributes` jsonb column, per entity kind. */
-const TABLES: Partial<Record<Entity, string>> = {
+const TABLES: Record<Entity, string> = {
   site: 'sites',
   customer: 'customers',
   meter: 'meters',
   contract: 'contracts',
+  price_component: 'price_components',
 };
 
 export class MikroCustomAttributeRepository
@@ -30,7 +31,6 @@ export class MikroCustomAttributeRepository
 
   async hasValues(accountId: string, entity: Entity, name: string): Promise<boolean> {
     const table = TABLES[entity];
-    if (!table) return false;
     const rows = await this.em.execute(`select 1 from "${table}" where account_id = ? and jsonb_exists(custom_attributes, ?) limit 1`, [accountId, name]);
     return rows.length > 0;
   }

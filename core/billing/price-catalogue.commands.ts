@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
+import { parseDecimal } from '../domain/billing/money.js';
+import { PRICE_COMPONENT_KINDS, PRICE_UNITS, unitOf } from '../domain/billing/price.js';
+import { calendarDate, readOnlyEcho, reference, timestamps } from '../field-formats.js';
+import { pageQuery } from '../pagination.js';
+
+const groupFields = { electricityProductId: reference, name: z.string().trim().min(1).max(200), position: z.number().int().min(0).max(10_000) };
+export const createPriceComponentGroupCommand = z.object({ ...groupFields, position: groupFields.position.default(0) }).strict();
+export const updatePriceComponentGroupCommand = z.object({ ...readOnlyEcho, ...groupFields }).partial().strict();
+export const listPriceComponentGroupsQuery = pageQuery.extend({ electricityProductId: z.uuid().optional() }).strict();
+export const priceComponentGroupView = z.object({ id: z.uuid(), electricityProductId: z.uuid(), name: z.string(), position: z.number().int(), ...timestamps });
+export type PriceComponentGroupView = z.output<typeof priceComponentGroupView>;
+
+const componentFields = {
+  priceComponentGroupId: reference,
+  name: z.string().trim().min(1).max(200),
+  kind: z.enum(PRICE_COMPONENT_KINDS),
+  unit: z.enum(PRICE_UNITS),
+  taxRateId: reference,
+  customAttributes: customAttributesInput,
+};
+export const createPriceComponentCommand = z
+  .object({ ...componentFields, unit: componentFields.unit.optional(), customAttributes: customAttributesInput.default({}) })
+  .strict()
+  .superRefine((component, ctx) => {
+    if (component.unit && component.unit !== unitOf(component.kind)) {
+      ctx.addIssue({ code: 'custom', path: ['unit'], message: `A ${component.kind} component is priced per ${unitOf(component.kind)}.`, params: { code: 'unit_mismatch' } });
+    }
+  })
+  .transform((component) => ({ ...component, unit: unitOf(component.kind) }));
+export const updatePriceComponentCommand = z.object({ ...readOnlyEcho, ...componentFields }).partial().strict();
+export const listPriceComponentsQuery = pageQuery.extend({ priceComponentGroupId: z.uuid().optional() }).strict();
+export const priceComponentView = z.object({
+  id: z.uuid(),
+  priceComponentGroupId: z.uuid(),
+  name: z.string(),
+  kind: z.enum(PRICE_COMPONENT_KINDS),
+  unit: z.enum(PRICE_UNITS),
+  taxRateId: z.uuid(),
+  customAttributes: z.record(z.string(), z.unknown()),
+  ...timestamps,
+});
+export type PriceComponentView = z.output<typeof priceComponentView>;
+
+/** A net unit price as a decimal string with at most 6 decimals, e.g. "0.289500". */
+const amount = z.string().refine((value) => (parseDecimal(value, 6) ?? -1n) >= 0n, {
+  message: 'Expected a non-negative decimal string with at most 6 decimals, e.g. "0.289500".',
+  params: { code: 'invalid_amount' },
+});
+const priceFields = { priceComponentId: reference, validFrom: calendarDate, amount };
+export const createPriceCommand = z.object(priceFields).strict();
+export const updatePriceCommand = z.object({ ...readOnlyEcho, ...priceFields }).partial().strict();
+export const listPricesQuery = pageQuery.extend({ priceComponentId: z.uuid().optional() }).strict();
+export const priceView = z.object({ id: z.uuid(), priceComponentId: z.uuid(), validFrom: z.string(), amount: z.string(), ...timestamps });
+export type PriceView = z.output<typeof priceView>;
