@@ -31,6 +31,8 @@ import { ProductsService } from '../core/products/products.service.js';
 import { SitesService } from '../core/sites/sites.service.js';
 import { BalancingService } from '../core/balancing/balancing.service.js';
 import { TaxRatesService } from '../core/billing/tax-rates.service.js';
+import { TemplatesService } from '../core/billing/templates.service.js';
+import { MikroTemplateRepository } from '../core/persistence/billing/template.persistence.js';
 import { PriceComponentGroupsService, PriceComponentsService, PricesService } from '../core/billing/price-catalogue.service.js';
 import { MikroPriceComponentGroupRepository, MikroPriceComponentRepository, MikroPriceRepository } from '../core/persistence/billing/price.persistence.js';
 import { MikroTaxRateRepository } from '../core/persistence/billing/tax-rate.persistence.js';
@@ -75,6 +77,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     priceGroups: new MikroPriceComponentGroupRepository(em),
     priceComponents: new MikroPriceComponentRepository(em),
     prices: new MikroPriceRepository(em),
+    templates: new MikroTemplateRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -82,7 +85,8 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(AuthService, () => new AuthService(new MikroCredentialsRepository(em), uow, new AccessTokens(settings.jwtSecret), clock, {
     refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
   }));
-  single(AccountsService, () => new AccountsService(repositories.accounts, uow, clock));
+  single(AccountsService, () => new AccountsService(repositories.accounts, repositories.templates, uow, clock));
+  single(TemplatesService, () => new TemplatesService(repositories.templates, uow, clock));
   single(UsersService, () => new UsersService(repositories.users, repositories.accounts));
   single(CustomAttributesService, () => new CustomAttributesService(repositories.attributes, uow, clock));
   single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), uow, clock));
@@ -123,5 +127,6 @@ export function resolveServices(c: DependencyContainer): Services {
     priceComponentGroups: c.resolve(PriceComponentGroupsService),
     priceComponents: c.resolve(PriceComponentsService),
     prices: c.resolve(PricesService),
+    templates: c.resolve(TemplatesService),
   };
 }

@@ -4,6 +4,7 @@ import type { BalancingSettingsService } from './balancing/balancing-settings.se
 import type { BalancingService } from './balancing/balancing.service.js';
 import type { PriceComponentGroupsService, PriceComponentsService, PricesService } from './billing/price-catalogue.service.js';
 import type { TaxRatesService } from './billing/tax-rates.service.js';
+import type { TemplatesService } from './billing/templates.service.js';
 import type { ContractMetersService } from './contracts/contract-meters.service.js';
 import type { ContractsService } from './contracts/contracts.service.js';
 import type { CustomAttributesService } from './custom-attributes/custom-attributes.service.js';
@@ -33,4 +34,5 @@ export interface Services {
   priceComponentGroups: PriceComponentGroupsService;
   priceComponents: PriceComponentsService;
   prices: PricesService;
+  templates: TemplatesService;
 }

@@ -7,7 +7,7 @@ import { BalancingSettingResolver, ContractMeterResolver, ContractResolver } fro
 import { CustomAttributeResolver, CustomerResolver, ProductResolver, UserResolver } from './resolvers/customer.resolver.js';
 import { MeterResolver, MpoResolver } from './resolvers/meter.resolver.js';
 import { SiteResolver } from './resolvers/site.resolver.js';
-import { PriceComponentGroupResolver, PriceComponentResolver, PriceResolver, ProductPricesResolver, TaxRateResolver } from './resolvers/billing.resolver.js';
+import { PriceComponentGroupResolver, PriceComponentResolver, PriceResolver, ProductPricesResolver, TaxRateResolver, TemplateResolver } from './resolvers/billing.resolver.js';
 
 /** Every mutation is a write: viewers get `forbidden` before any resolver runs. */
 const writesNeedAdmin: MiddlewareFn<GraphQLContext> = ({ info, context }, next) => {
@@ -33,6 +33,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       PriceComponentResolver,
       PriceResolver,
       ProductPricesResolver,
+      TemplateResolver,
     ],
     validate: false,
     globalMiddlewares: [writesNeedAdmin],

@@ -6,6 +6,7 @@ import { Account, ApiToken, User } from '../domain/accounts/account.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
+import { defaultTemplates, type TemplateRepository } from '../billing/templates.service.js';
 import type { AccountRepository } from './accounts.repository.js';
 import { createAccountCommand, createApiTokenCommand, createUserCommand, revokeApiTokenCommand } from './accounts.commands.js';
 
@@ -20,6 +21,7 @@ export interface NewCredentials {
 export class AccountsService {
   constructor(
     private readonly accounts: AccountRepository,
+    private readonly templates: TemplateRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -37,6 +39,7 @@ export class AccountsService {
         updatedAt: now,
       });
       this.accounts.addAccount(account);
+      for (const template of defaultTemplates(account.id, now)) this.templates.add(template);
       return this.addUserWithToken({ accountId: account.id, email: command.email, role: 'admin', firstName: command.firstName, lastName: command.lastName });
     });
   }

@@ -3,6 +3,7 @@ import { BalanceDayEntity, BalancingDayEntity, BalancingDirtyRangeEntity } from 
 import { BalancingSettingEntity } from './balancing/balancing-setting.persistence.js';
 import { PriceComponentEntity, PriceComponentGroupEntity, PriceEntity } from './billing/price.persistence.js';
 import { TaxRateEntity } from './billing/tax-rate.persistence.js';
+import { TemplateEntity } from './billing/template.persistence.js';
 import { ContractEntity, ContractMeterEntity } from './contracts/contract.persistence.js';
 import { CustomAttributeEntity } from './custom-attributes/custom-attribute.entity.js';
 import { CustomerEntity } from './customers/customer.persistence.js';
@@ -35,4 +36,5 @@ export const entities = [
   PriceComponentGroupEntity,
   PriceComponentEntity,
   PriceEntity,
+  TemplateEntity,
 ];

@@ -20,6 +20,10 @@ import {
   TaxRateListArgs,
   TaxRateListType,
   TaxRateType,
+  TemplateInput,
+  TemplateListArgs,
+  TemplateListType,
+  TemplateType,
 } from '../types/billing.types.js';
 import { ProductType } from '../types/customer.types.js';
 
@@ -84,3 +88,14 @@ export class ProductPricesResolver {
     return loaders.groupsByProduct.load(product.id);
   }
 }
+
+@Resolver(() => TemplateType)
+export class TemplateResolver extends crudResolver({
+  name: 'Template',
+  plural: 'Templates',
+  type: TemplateType,
+  list: TemplateListType,
+  args: TemplateListArgs,
+  input: TemplateInput,
+  service: ({ services }) => services.templates,
+}) {}

@@ -121,3 +121,41 @@ export class PriceComponentGroupInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => Int, { nullable: true }) position?: number | null;
 }
+
+@ObjectType('Template')
+export class TemplateType {
+  @Field(() => ID) id!: string;
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'invoice or credit_note' }) kind!: string;
+  @Field(() => String, { description: 'de-DE or en-GB' }) locale!: string;
+  @Field(() => String, { nullable: true }) subject!: string | null;
+  @Field(() => String, { nullable: true }) introText!: string | null;
+  @Field(() => String, { nullable: true }) closingText!: string | null;
+  @Field(() => String, { nullable: true }) footerText!: string | null;
+  @Field(() => Boolean) isDefault!: boolean;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType('TemplateList')
+export class TemplateListType {
+  @Field(() => [TemplateType]) data!: TemplateType[];
+  @Field(() => Int) total!: number;
+}
+
+@ArgsType()
+export class TemplateListArgs extends ListArgs {
+  @Field(() => String, { nullable: true }) kind?: string;
+}
+
+@InputType('TemplateInput')
+export class TemplateInput {
+  @Field(() => String, { nullable: true }) name?: string | null;
+  @Field(() => String, { nullable: true }) kind?: string | null;
+  @Field(() => String, { nullable: true }) locale?: string | null;
+  @Field(() => String, { nullable: true }) subject?: string | null;
+  @Field(() => String, { nullable: true }) introText?: string | null;
+  @Field(() => String, { nullable: true }) closingText?: string | null;
+  @Field(() => String, { nullable: true }) footerText?: string | null;
+  @Field(() => Boolean, { nullable: true }) isDefault?: boolean | null;
+}

@@ -13,6 +13,7 @@ import {
   updatePriceComponentGroupCommand,
 } from '../../core/billing/price-catalogue.commands.js';
 import { createTaxRateCommand, listTaxRatesQuery, taxRateView, updateTaxRateCommand } from '../../core/billing/tax-rates.commands.js';
+import { createTemplateCommand, listTemplatesQuery, templateView, updateTemplateCommand } from '../../core/billing/templates.commands.js';
 import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';
@@ -64,6 +65,18 @@ export function billingRoutes(s: Services): RouteSpec[] {
       create: createPriceCommand,
       list: listPricesQuery,
       update: updatePriceCommand,
+      conflicts: true,
+    }),
+    ...resourceRoutes({
+      path: '/v1/templates',
+      tag: 'Templates',
+      singular: 'Template',
+      plural: 'Templates',
+      view: templateView,
+      service: s.templates,
+      create: createTemplateCommand,
+      list: listTemplatesQuery,
+      update: updateTemplateCommand,
       conflicts: true,
     }),
   ];

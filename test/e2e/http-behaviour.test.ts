@@ -98,6 +98,7 @@ describe('common HTTP behaviour', () => {
         ...crud('/v1/price-component-groups'),
         ...crud('/v1/price-components'),
         ...crud('/v1/prices'),
+        ...crud('/v1/templates'),
         'GET /v1/mpos',
         'GET /v1/mpos/{id}',
         'POST /v1/mpos',

@@ -8,6 +8,7 @@ import { RefreshToken, type Account } from '../../core/domain/accounts/account.j
 import { Site } from '../../core/domain/sites/site.js';
 import { MikroAccountRepository } from '../../core/persistence/accounts/account.repository.js';
 import { MikroCredentialsRepository } from '../../core/persistence/accounts/credentials.repository.js';
+import { MikroTemplateRepository } from '../../core/persistence/billing/template.persistence.js';
 import { openOrm } from '../../core/persistence/orm.js';
 import { MikroSiteRepository } from '../../core/persistence/sites/site.repository.js';
 import { MikroUnitOfWork } from '../../core/persistence/unit-of-work.js';
@@ -22,7 +23,7 @@ describe('repositories on PostgreSQL', () => {
   beforeAll(async () => {
     database = await createTestDatabase(inject('templateDatabase'));
     orm = await openOrm({ clientUrl: database.url, poolSize: 4 });
-    accounts = new AccountsService(new MikroAccountRepository(orm.em), new MikroUnitOfWork(orm.em), systemClock);
+    accounts = new AccountsService(new MikroAccountRepository(orm.em), new MikroTemplateRepository(orm.em), new MikroUnitOfWork(orm.em), systemClock);
   });
   afterAll(async () => {
     await orm.close();

@@ -24,6 +24,7 @@ export interface World {
   priceComponentGroup: string;
   priceComponent: string;
   price: string;
+  template: string;
 }
 
 export async function buildWorld(owner: SignedUp): Promise<World> {
@@ -41,6 +42,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
   const priceComponentGroup = await create(api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Energy' });
   const priceComponent = await create(api, '/v1/price-components', { priceComponentGroupId: priceComponentGroup.id, name: 'Local', kind: 'local_energy', taxRateId: taxRate.id });
   const price = await create(api, '/v1/prices', { priceComponentId: priceComponent.id, validFrom: '2026-01-01', amount: '0.250000' });
+  const template = await create(api, '/v1/templates', { name: 'Invoice EN', kind: 'invoice', locale: 'en-GB' });
   return {
     account: owner.accountId,
     user: owner.userId,
@@ -57,6 +59,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
     priceComponentGroup: priceComponentGroup.id,
     priceComponent: priceComponent.id,
     price: price.id,
+    template: template.id,
   };
 }
 
@@ -181,6 +184,12 @@ Object.assign(REGISTRY, {
     createBody: async (w: World) => ({ priceComponentGroupId: w.priceComponentGroup, name: `Fee ${unique()}`, kind: 'base_fee', taxRateId: w.taxRate }),
     patchBody: { name: 'Renamed' },
     graphql: { one: 'priceComponent', many: 'priceComponents', create: 'createPriceComponent', update: 'updatePriceComponent' },
+  },
+  '/v1/templates': {
+    instance: 'template',
+    createBody: async () => ({ name: `Template ${unique()}`, kind: 'credit_note', locale: 'en-GB', subject: 'Credit' }),
+    patchBody: { subject: 'Changed' },
+    graphql: { one: 'template', many: 'templates', create: 'createTemplate', update: 'updateTemplate' },
   },
   '/v1/prices': {
     instance: 'price',

@@ -1,0 +1,37 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TemplateRepository } from '../../billing/templates.service.js';
+import { Template, type TemplateKind } from '../../domain/billing/template.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+
+export const TemplateEntity = defineEntity({
+  class: Template,
+  tableName: 'templates',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    name: p.string().length(200),
+    kind: p.string().length(16),
+    locale: p.string().length(8),
+    subject: p.string().length(200).nullable(),
+    introText: p.text().nullable(),
+    closingText: p.text().nullable(),
+    footerText: p.text().nullable(),
+    isDefault: p.boolean(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export class MikroTemplateRepository extends AccountScopedRepository<Template, { kind?: TemplateKind }> implements TemplateRepository {
+  constructor(em: EntityManager) {
+    super(em, TemplateEntity);
+  }
+
+  async clearDefault(accountId: string, kind: TemplateKind, exceptId: string): Promise<void> {
+    const current = await this.em.find(TemplateEntity, { accountId, kind, isDefault: true, id: { $ne: exceptId } });
+    for (const template of current) template.isDefault = false;
+  }
+}
