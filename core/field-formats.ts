@@ -19,3 +19,17 @@ export const timestamps = { createdAt: z.string(), updatedAt: z.string() };
 
 /** Echoed read-only fields a PATCH body may carry unchanged. */
 export const readOnlyEcho = { id: z.string(), createdAt: z.string(), updatedAt: z.string() };
+
+/**
+ * Ranges are half-open, [start, end): an end, when given, lies after its start. ISO dates and
+ * UTC instants compare correctly as strings.
+ */
+export function endAfter<K extends string, E extends string>(startKey: K, endKey: E) {
+  return (value: Record<K, string> & Partial<Record<E, string | null>>, ctx: z.RefinementCtx): void => {
+    const start: string = value[startKey];
+    const end = value[endKey] as string | null | undefined;
+    if (end && end <= start) {
+      ctx.addIssue({ code: 'custom', path: [endKey], message: `${endKey} is after ${startKey} (the range is [${startKey}, ${endKey})).`, params: { code: 'end_not_after_start' } });
+    }
+  };
+}

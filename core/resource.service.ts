@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Actor } from './auth/actor.js';
 import { NotFoundError } from './errors.js';
-import { isUuid } from './ids.js';
+import { isUuid } from './domain/ids.js';
 import type { ResourceRepository } from './resource.repository.js';
 import { parseInput } from './validation.js';
 

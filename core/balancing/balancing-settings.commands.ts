@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { endAfterStart } from '../contracts/contracts.commands.js';
 import { BALANCING_KINDS } from '../domain/balancing/balancing-setting.js';
-import { calendarDate, readOnlyEcho, reference, timestamps } from '../field-formats.js';
+import { calendarDate, endAfter, readOnlyEcho, reference, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 import type { RemovedField } from '../validation.js';
 
@@ -14,7 +13,7 @@ const settingFields = {
   priority: z.number().int().min(-1_000_000).max(1_000_000).nullish().transform((v) => v ?? null),
 };
 
-export const createBalancingSettingCommand = z.object(settingFields).strict().superRefine(endAfterStart);
+export const createBalancingSettingCommand = z.object(settingFields).strict().superRefine(endAfter('startDate', 'endDate'));
 export const updateBalancingSettingCommand = z.object({ ...readOnlyEcho, ...settingFields }).partial().strict();
 export const listBalancingSettingsQuery = pageQuery.extend({ siteId: z.uuid().optional(), meterId: z.uuid().optional() }).strict();
 

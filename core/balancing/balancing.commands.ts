@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FLOW_KINDS } from '../domain/balancing/site-balance.js';
 import { INTERVALS } from '../domain/time/buckets.js';
-import { utcInstant } from '../field-formats.js';
+import { endAfter, utcInstant } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
 export const BALANCING_QUEUE = 'balance-site';
@@ -25,9 +25,7 @@ export const aggregatedBalancesQuery = pageQuery
     if (!query.debitorMeterId && !query.creditorMeterId && !query.siteId) {
       ctx.addIssue({ code: 'custom', path: ['debitorMeterId'], message: 'Give debitorMeterId, creditorMeterId or siteId.', params: { code: 'filter_required' } });
     }
-    if (query.endDateTime <= query.startDateTime) {
-      ctx.addIssue({ code: 'custom', path: ['endDateTime'], message: 'endDateTime is after startDateTime.', params: { code: 'end_not_after_start' } });
-    }
+    endAfter('startDateTime', 'endDateTime')(query, ctx);
   });
 
 export const aggregatedBalanceView = z.object({

@@ -8,11 +8,12 @@ import { isVirtual, type Meter } from '../domain/meters/meter.js';
 import { isBalanced, type Site } from '../domain/sites/site.js';
 import { virtualValues, type CustomerMeter, type SiteMeter } from '../domain/meters/virtual-series.js';
 import type { ContractMeterRepository, ContractRepository } from '../contracts/contracts.repository.js';
-import { bucketsOf, isBoundary, MAX_BUCKETS, QUARTER_HOUR_MS, type Bucket, type Interval } from '../domain/time/buckets.js';
+import { bucketsOf, QUARTER_HOUR_MS, type Bucket } from '../domain/time/buckets.js';
+import { queryBuckets } from '../time-series.js';
 import { calendarDateOf, startOfDay } from '../domain/time/calendar-date.js';
 import { whToKwh } from '../domain/measurements/energy.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { isUuid } from '../ids.js';
+import { isUuid } from '../domain/ids.js';
 import type { MeasurementRepository } from '../measurements/measurements.repository.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
 import type { JobQueue } from '../queue/job-queue.js';
@@ -146,8 +147,10 @@ export class BalancingService {
     const site = await this.siteOf(actor, filter);
     const { timezone } = (await this.deps.accounts.findAccount(actor.accountId))!;
     const [start, end] = [Date.parse(startDateTime), Date.parse(endDateTime)];
-    this.assertQueryable(site, interval, start, end, timezone);
-    const buckets = bucketsOf(start, end, interval, timezone);
+    if (site.balanceResolution === 'P1M' && !['P1M', 'P1Y'].includes(interval)) {
+      throw new ValidationError([{ path: 'interval', code: 'interval_too_fine', message: 'This site is balanced per month; use P1M or P1Y.' }]);
+    }
+    const buckets = queryBuckets(start, end, interval, timezone);
     const flows = await this.deps.balancing.flows(actor.accountId, { ...filter, siteId: site.id }, start, end);
     const sums = new Map<string, AggregatedBalanceView & { wh: number }>();
     let bucket = 0;
@@ -241,19 +244,5 @@ export class BalancingService {
     const site = siteId ? await this.deps.sites.findById(actor.accountId, siteId) : null;
     if (!site) throw new NotFoundError(filter.siteId ? 'site' : 'meter', (filter.siteId ?? meterId)!);
     return site;
-  }
-
-  private assertQueryable(site: Site, interval: Interval, start: number, end: number, timezone: string): void {
-    const errors = [];
-    if (site.balanceResolution === 'P1M' && !['P1M', 'P1Y'].includes(interval)) {
-      errors.push({ path: 'interval', code: 'interval_too_fine', message: 'This site is balanced per month; use P1M or P1Y.' });
-    }
-    for (const [path, at] of [['startDateTime', start], ['endDateTime', end]] as const) {
-      if (!isBoundary(at, interval, timezone)) errors.push({ path, code: 'range_not_aligned', message: `Not a ${interval} boundary in ${timezone}.` });
-    }
-    if (interval === 'PT15M' && (end - start) / QUARTER_HOUR_MS > MAX_BUCKETS) {
-      errors.push({ path: 'endDateTime', code: 'range_too_large', message: `At most ${MAX_BUCKETS} buckets per request.` });
-    }
-    if (errors.length > 0) throw new ValidationError(errors);
   }
 }

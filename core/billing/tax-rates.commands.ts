@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDecimal } from '../domain/billing/money.js';
-import { calendarDate, readOnlyEcho, timestamps } from '../field-formats.js';
+import { calendarDate, endAfter, readOnlyEcho, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
 /** A percentage as a decimal string, e.g. "19.00"; at most 2 decimals, 0 to 100. */
@@ -22,11 +22,7 @@ const taxRateFields = {
 export const createTaxRateCommand = z
   .object(taxRateFields)
   .strict()
-  .superRefine((rate, ctx) => {
-    if (rate.validUntil !== null && rate.validUntil <= rate.validFrom) {
-      ctx.addIssue({ code: 'custom', path: ['validUntil'], message: 'validUntil is after validFrom (the period is [validFrom, validUntil)).', params: { code: 'end_not_after_start' } });
-    }
-  });
+  .superRefine(endAfter('validFrom', 'validUntil'));
 export const updateTaxRateCommand = z.object({ ...readOnlyEcho, ...taxRateFields }).partial().strict();
 export const listTaxRatesQuery = pageQuery.extend({ name: z.string().optional() }).strict();
 

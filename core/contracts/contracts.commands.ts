@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
-import { calendarDate, readOnlyEcho, reference, timestamps } from '../field-formats.js';
+import { calendarDate, endAfter, readOnlyEcho, reference, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
-
-/** A half-open period of dates: `endDate`, when given, is after `startDate`. */
-export function endAfterStart(period: { startDate: string; endDate?: string | null }, ctx: z.RefinementCtx): void {
-  if (period.endDate && period.endDate <= period.startDate) {
-    ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'endDate is after startDate (the period is [startDate, endDate)).', params: { code: 'end_not_after_start' } });
-  }
-}
 
 const optionalEnd = calendarDate.nullish().transform((v) => v ?? null);
 
@@ -26,7 +19,7 @@ const contractFields = {
 export const createContractCommand = z
   .object({ ...contractFields, customAttributes: customAttributesInput.default({}) })
   .strict()
-  .superRefine(endAfterStart);
+  .superRefine(endAfter('startDate', 'endDate'));
 export const updateContractCommand = z.object({ ...readOnlyEcho, ...contractFields }).partial().strict();
 export const listContractsQuery = pageQuery
   .extend({ siteId: z.uuid().optional(), customerId: z.uuid().optional(), electricityProductId: z.uuid().optional() })
@@ -48,7 +41,7 @@ export type ContractView = z.output<typeof contractView>;
 
 const contractMeterFields = { contractId: reference, siteId: reference, meterId: reference, startDate: calendarDate, endDate: optionalEnd };
 
-export const createContractMeterCommand = z.object(contractMeterFields).strict().superRefine(endAfterStart);
+export const createContractMeterCommand = z.object(contractMeterFields).strict().superRefine(endAfter('startDate', 'endDate'));
 export const updateContractMeterCommand = z.object({ ...readOnlyEcho, ...contractMeterFields }).partial().strict();
 export const listContractMetersQuery = pageQuery.extend({ contractId: z.uuid().optional(), meterId: z.uuid().optional(), siteId: z.uuid().optional() }).strict();
 

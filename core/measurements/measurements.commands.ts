@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INTERVALS } from '../domain/time/buckets.js';
-import { utcInstant } from '../field-formats.js';
+import { endAfter, utcInstant } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
 export const MAX_ITEMS_PER_UPLOAD = 50_000;
@@ -33,11 +33,7 @@ const range = {
   endDateTime: utcInstant,
 };
 
-function endAfterStart(query: { startDateTime: string; endDateTime: string }, ctx: z.RefinementCtx): void {
-  if (query.endDateTime <= query.startDateTime) {
-    ctx.addIssue({ code: 'custom', path: ['endDateTime'], message: 'endDateTime is after startDateTime (the range is [start, end)).', params: { code: 'end_not_after_start' } });
-  }
-}
+const endAfterStart = endAfter('startDateTime', 'endDateTime');
 
 export const listMeasurementsQuery = pageQuery.extend(range).strict().superRefine(endAfterStart);
 

@@ -8,9 +8,10 @@ import { whToKwh } from '../domain/measurements/energy.js';
 import { checkMeasurements, decreasingReadings, type IngestMeter, type Measurement } from '../domain/measurements/ingest.js';
 import { isRegister, obisOf, onGrid } from '../domain/measurements/obis.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
-import { bucketsOf, isBoundary, MAX_BUCKETS, QUARTER_HOUR_MS } from '../domain/time/buckets.js';
+import type { Bucket } from '../domain/time/buckets.js';
+import { queryBuckets } from '../time-series.js';
 import { NotFoundError, TooLargeError, ValidationError } from '../errors.js';
-import { isUuid } from '../ids.js';
+import { isUuid } from '../domain/ids.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
 import type { ListResult } from '../resource.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
@@ -134,17 +135,7 @@ export class MeasurementsService {
     const meter = await this.meter(actor, meterId);
     const { timezone } = (await this.deps.accounts.findAccount(actor.accountId))!;
     const [start, end] = [Date.parse(startDateTime), Date.parse(endDateTime)];
-    const misaligned = [['startDateTime', start] as const, ['endDateTime', end] as const].filter(([, at]) => !isBoundary(at, interval, timezone));
-    if (misaligned.length > 0) {
-      throw new ValidationError(
-        misaligned.map(([path]) => ({ path, code: 'range_not_aligned', message: `Not a ${interval} boundary in ${timezone}.` })),
-      );
-    }
-    // Only quarter hours can make a range too large before its buckets are counted.
-    const buckets = interval === 'PT15M' && (end - start) / QUARTER_HOUR_MS > MAX_BUCKETS ? [] : bucketsOf(start, end, interval, timezone);
-    if (buckets.length === 0 || buckets.length > MAX_BUCKETS) {
-      throw new ValidationError([{ path: 'endDateTime', code: 'range_too_large', message: `At most ${MAX_BUCKETS} buckets per request; use a coarser interval or a shorter range.` }]);
-    }
+    const buckets = queryBuckets(start, end, interval, timezone);
     const energy = await this.energy(actor, meter, buckets[0]!.start, buckets.at(-1)!.end, buckets);
     const data = energy.map((b) => ({
       meterId,
@@ -156,7 +147,7 @@ export class MeasurementsService {
     return { data, total: data.length };
   }
 
-  private async energy(actor: Actor, meter: Meter, start: number, end: number, buckets: ReturnType<typeof bucketsOf>): Promise<BucketEnergy[]> {
+  private async energy(actor: Actor, meter: Meter, start: number, end: number, buckets: readonly Bucket[]): Promise<BucketEnergy[]> {
     const { from, to } = loadWindow(meter.measuring, start, end);
     const points = (await this.deps.measurements.load(actor.accountId, [{ meterId: meter.id, from, to }])).get(meter.id) ?? [];
     return bucketEnergy(meter.measuring, points, buckets);

@@ -1,3 +1,4 @@
+import { isUuid } from '../ids.js';
 export const AGGREGATIONS = [
   'sum_local_producer',
   'sum_local_consumer',
@@ -23,8 +24,6 @@ export interface FormulaError {
 
 export type FormulaResult = { ok: true; formula: FormulaComponent[] } | { ok: false; errors: FormulaError[] };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const COMPONENT_TYPES = ['meter', 'aggregation', 'arithmetic'] as const;
 
 const ALLOWED_KEYS: Record<FormulaComponent['type'], readonly string[]> = {
@@ -35,10 +34,6 @@ const ALLOWED_KEYS: Record<FormulaComponent['type'], readonly string[]> = {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
 }
 
 function includes<T extends string>(values: readonly T[], value: unknown): value is T {
