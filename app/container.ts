@@ -37,6 +37,15 @@ import { PriceComponentGroupsService, PriceComponentsService, PricesService } fr
 import { MikroPriceComponentGroupRepository, MikroPriceComponentRepository, MikroPriceRepository } from '../core/persistence/billing/price.persistence.js';
 import { MikroTaxRateRepository } from '../core/persistence/billing/tax-rate.persistence.js';
 import { MikroBalancingRepository } from '../core/persistence/balancing/balance.persistence.js';
+import { PaymentMethodsService } from '../core/payments/payment-methods.service.js';
+import { PaymentsService } from '../core/payments/payments.service.js';
+import { PrepaymentAmountsService, PrepaymentRequestsService } from '../core/payments/prepayments.service.js';
+import {
+  MikroPaymentMethodRepository,
+  MikroPaymentRepository,
+  MikroPrepaymentAmountRepository,
+  MikroPrepaymentRequestRepository,
+} from '../core/persistence/payments/payment.persistence.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
 import type { Services } from '../core/services.js';
 
@@ -78,6 +87,10 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     priceComponents: new MikroPriceComponentRepository(em),
     prices: new MikroPriceRepository(em),
     templates: new MikroTemplateRepository(em),
+    paymentMethods: new MikroPaymentMethodRepository(em),
+    payments: new MikroPaymentRepository(em),
+    prepaymentAmounts: new MikroPrepaymentAmountRepository(em),
+    prepaymentRequests: new MikroPrepaymentRequestRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -103,6 +116,10 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(PriceComponentGroupsService, (c) => new PriceComponentGroupsService(catalogue(c)));
   single(PriceComponentsService, (c) => new PriceComponentsService(catalogue(c)));
   single(PricesService, (c) => new PricesService(catalogue(c)));
+  single(PaymentMethodsService, () => new PaymentMethodsService({ ...repositories, uow, clock }));
+  single(PaymentsService, () => new PaymentsService({ ...repositories, uow, clock }));
+  single(PrepaymentAmountsService, () => new PrepaymentAmountsService({ ...repositories, uow, clock }));
+  single(PrepaymentRequestsService, () => new PrepaymentRequestsService({ ...repositories, uow, clock }));
   single(MeasurementsService, (c) => new MeasurementsService({ ...repositories, balancing: c.resolve(BalancingService), uow, clock }));
   return c;
 }
@@ -128,5 +145,9 @@ export function resolveServices(c: DependencyContainer): Services {
     priceComponents: c.resolve(PriceComponentsService),
     prices: c.resolve(PricesService),
     templates: c.resolve(TemplatesService),
+    paymentMethods: c.resolve(PaymentMethodsService),
+    payments: c.resolve(PaymentsService),
+    prepaymentAmounts: c.resolve(PrepaymentAmountsService),
+    prepaymentRequests: c.resolve(PrepaymentRequestsService),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCalendarDate, isUtcInstant } from './domain/time/calendar-date.js';
+import { parseCents } from './domain/billing/money.js';
 
 export const calendarDate = z.string().refine(isCalendarDate, { message: 'Expected a date YYYY-MM-DD.', params: { code: 'invalid_date' } });
 
@@ -32,4 +33,13 @@ export function endAfter<K extends string, E extends string>(startKey: K, endKey
       ctx.addIssue({ code: 'custom', path: [endKey], message: `${endKey} is after ${startKey} (the range is [${startKey}, ${endKey})).`, params: { code: 'end_not_after_start' } });
     }
   };
+}
+
+/** Money as a decimal string with at most 2 decimals, e.g. "12.34"; `positive` excludes zero. */
+export function money(sign: 'positive' | 'non_negative') {
+  const least = sign === 'positive' ? 1n : 0n;
+  return z.string().refine((value) => (parseCents(value) ?? -1n) >= least, {
+    message: `Expected a ${sign === 'positive' ? 'positive' : 'non-negative'} amount as a decimal string with at most 2 decimals, e.g. "12.34".`,
+    params: { code: 'invalid_amount' },
+  });
 }

@@ -19,3 +19,8 @@ export function assertReferences(checks: readonly ReferenceCheck[]): void {
     missing.map((check) => ({ path: check.path, code: 'reference_not_found', message: `No ${check.resource} with id ${check.id}.` })),
   );
 }
+
+/** One looked-up reference: narrows `found`, or answers `reference_not_found`. */
+export function assertReference<T>(found: T | null, check: Omit<ReferenceCheck, 'exists'>): asserts found is T {
+  assertReferences([{ ...check, exists: found !== null }]);
+}

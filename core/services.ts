@@ -13,6 +13,9 @@ import type { MeasurementsService } from './measurements/measurements.service.js
 import type { MetersService } from './meters/meters.service.js';
 import type { MposService } from './mpos/mpos.service.js';
 import type { ProductsService } from './products/products.service.js';
+import type { PaymentMethodsService } from './payments/payment-methods.service.js';
+import type { PaymentsService } from './payments/payments.service.js';
+import type { PrepaymentAmountsService, PrepaymentRequestsService } from './payments/prepayments.service.js';
 import type { SitesService } from './sites/sites.service.js';
 
 /** The use cases the adapters call: REST and GraphQL both receive exactly this. */
@@ -35,4 +38,8 @@ export interface Services {
   priceComponents: PriceComponentsService;
   prices: PricesService;
   templates: TemplatesService;
+  paymentMethods: PaymentMethodsService;
+  payments: PaymentsService;
+  prepaymentAmounts: PrepaymentAmountsService;
+  prepaymentRequests: PrepaymentRequestsService;
 }

@@ -81,3 +81,25 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, optio
         .filter((e) => !removedPaths.has(e.path));
   throw new ValidationError([...removedErrors, ...schemaErrors]);
 }
+
+/**
+ * Parses every item of a batch on its own, so that one answer can name every invalid item:
+ * the valid ones with their index, and the errors with `pathOf(index)` in front of their paths.
+ */
+export function parseEach<S extends z.ZodType>(
+  schema: S,
+  items: readonly unknown[],
+  pathOf: (index: number) => string,
+): { valid: Array<{ index: number; value: z.output<S> }>; errors: FieldError[] } {
+  const valid: Array<{ index: number; value: z.output<S> }> = [];
+  const errors: FieldError[] = [];
+  items.forEach((item, index) => {
+    try {
+      valid.push({ index, value: parseInput(schema, item) });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      errors.push(...error.errors.map((e) => ({ ...e, path: `${pathOf(index)}${e.path}` })));
+    }
+  });
+  return { valid, errors };
+}

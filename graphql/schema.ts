@@ -6,6 +6,7 @@ import type { GraphQLContext } from './context.js';
 import { BalancingSettingResolver, ContractMeterResolver, ContractResolver } from './resolvers/contract.resolver.js';
 import { CustomAttributeResolver, CustomerResolver, ProductResolver, UserResolver } from './resolvers/customer.resolver.js';
 import { MeterResolver, MpoResolver } from './resolvers/meter.resolver.js';
+import { PaymentMethodResolver, PaymentResolver, PrepaymentAmountResolver, PrepaymentRequestResolver } from './resolvers/payment.resolver.js';
 import { SiteResolver } from './resolvers/site.resolver.js';
 import { PriceComponentGroupResolver, PriceComponentResolver, PriceResolver, ProductPricesResolver, TaxRateResolver, TemplateResolver } from './resolvers/billing.resolver.js';
 
@@ -34,6 +35,10 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       PriceResolver,
       ProductPricesResolver,
       TemplateResolver,
+      PaymentMethodResolver,
+      PaymentResolver,
+      PrepaymentAmountResolver,
+      PrepaymentRequestResolver,
     ],
     validate: false,
     globalMiddlewares: [writesNeedAdmin],

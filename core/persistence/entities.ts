@@ -9,6 +9,7 @@ import { CustomAttributeEntity } from './custom-attributes/custom-attribute.enti
 import { CustomerEntity } from './customers/customer.persistence.js';
 import { MeasurementDayEntity, SparseReadingEntity } from './measurements/measurement.persistence.js';
 import { MeterEntity } from './meters/meter.persistence.js';
+import { PaymentEntity, PaymentMethodEntity, PrepaymentAmountEntity, PrepaymentRequestEntity } from './payments/payment.persistence.js';
 import { MpoEntity } from './mpos/mpo.persistence.js';
 import { ProductEntity } from './products/product.persistence.js';
 import { SiteEntity } from './sites/site.entity.js';
@@ -37,4 +38,8 @@ export const entities = [
   PriceComponentEntity,
   PriceEntity,
   TemplateEntity,
+  PaymentMethodEntity,
+  PaymentEntity,
+  PrepaymentAmountEntity,
+  PrepaymentRequestEntity,
 ];

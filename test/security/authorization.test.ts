@@ -69,7 +69,7 @@ describe('authorization of every REST operation and GraphQL field', () => {
     for (const op of writes) {
       const fixture = fixtureFor(op.path)!;
       const path = urlIn(op.path, worldA);
-      const collection = urlIn(op.path.replace('/{id}', ''), worldA);
+      const collection = fixture.collection ?? urlIn(op.path.replace('/{id}', ''), worldA);
       const before = op.method === 'POST' ? (await a.api.get(collection)).body.total : (await a.api.get(path)).body;
       const body = op.method === 'POST' ? await fixture.createBody!(worldA, a.api) : fixture.patchBody;
       const response = await viewer.request(op.method, path, body);
@@ -104,7 +104,7 @@ describe('authorization of every REST operation and GraphQL field', () => {
       const valid = await fixture.createBody!(worldA, a.api);
       for (const [field, resource] of Object.entries(REFERENCE_FIELDS)) {
         if (!(field in valid)) continue;
-        const collection = urlIn(op.path, worldA);
+        const collection = fixture.collection ?? urlIn(op.path, worldA);
         const before = (await a.api.get(collection)).body.total;
         const response = await a.api.post(op.path, { ...valid, [field]: worldB[resource] });
         expect(response.status, `${op.key} ${field}`).toBe(400);
@@ -133,7 +133,7 @@ describe('authorization of every REST operation and GraphQL field', () => {
     });
 
     it('has a fixture for every query and mutation', () => {
-      const known = new Set(graphqlFixtures().flatMap((g) => [g.one, g.many, g.create, g.update].filter(Boolean)));
+      const known = new Set(graphqlFixtures().flatMap((g) => [g.one, g.many, g.create, g.update, g.batch].filter(Boolean)));
       expect([...fields.query.map((f) => f.name), ...fields.mutation].filter((name) => !known.has(name))).toEqual([]);
     });
 
@@ -147,9 +147,10 @@ describe('authorization of every REST operation and GraphQL field', () => {
     it('refuses every mutation of a viewer with forbidden', async () => {
       for (const name of fields.mutation) {
         const isUpdate = graphqlFixtures().some((g) => g.update === name);
-        const fixture = Object.values(REGISTRY).find((f) => f.graphql?.create === name || f.graphql?.update === name)!;
+        const isBatch = graphqlFixtures().some((g) => g.batch === name);
+        const fixture = Object.values(REGISTRY).find((f) => f.graphql?.create === name || f.graphql?.update === name || f.graphql?.batch === name)!;
         const args = isUpdate ? `(id: "${worldA[fixture.instance!]}", input: {})` : '(input: {})';
-        const response = await viewer.graphql(`mutation { ${name}${args} { id } }`);
+        const response = await viewer.graphql(`mutation { ${name}${args} ${isBatch ? '{ total }' : '{ id }'} }`);
         expect(response.body.errors?.[0]?.extensions?.code, name).toBe('forbidden');
       }
     });

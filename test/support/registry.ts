@@ -25,12 +25,16 @@ export interface World {
   priceComponent: string;
   price: string;
   template: string;
+  paymentMethod: string;
+  payment: string;
+  prepaymentAmount: string;
+  prepaymentRequest: string;
 }
 
 export async function buildWorld(owner: SignedUp): Promise<World> {
   const api = owner.api;
   const site = await fixtures.site(api);
-  const product = await fixtures.product(api);
+  const product = await fixtures.product(api, { prepaymentConfiguration: { cycle: 'monthly', dayOfMonth: 1 } });
   const customer = await fixtures.customer(api);
   const mpo = await fixtures.mpo(api);
   const meter = await fixtures.meter(api, site.id, { mpoId: mpo.id });
@@ -43,6 +47,10 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
   const priceComponent = await create(api, '/v1/price-components', { priceComponentGroupId: priceComponentGroup.id, name: 'Local', kind: 'local_energy', taxRateId: taxRate.id });
   const price = await create(api, '/v1/prices', { priceComponentId: priceComponent.id, validFrom: '2026-01-01', amount: '0.250000' });
   const template = await create(api, '/v1/templates', { name: 'Invoice EN', kind: 'invoice', locale: 'en-GB' });
+  const paymentMethod = await create(api, '/v1/payment-methods', { customerId: customer.id, ...directDebit });
+  const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '50.00', type: 'payment', dueDate: '2026-01-15', paymentMethodId: paymentMethod.id });
+  const prepaymentAmount = await create(api, '/v1/prepayment-amounts', { contractId: contract.id, amount: '60.00', validFrom: '2026-01-01' });
+  const prepaymentRequest = await create(api, '/v1/prepayment-requests', { contractId: contract.id, startDate: '2026-01-01', endDate: '2026-04-01' });
   return {
     account: owner.accountId,
     user: owner.userId,
@@ -60,6 +68,10 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
     priceComponent: priceComponent.id,
     price: price.id,
     template: template.id,
+    paymentMethod: paymentMethod.id,
+    payment: payment.id,
+    prepaymentAmount: prepaymentAmount.id,
+    prepaymentRequest: prepaymentRequest.id,
   };
 }
 
@@ -74,6 +86,7 @@ export const REFERENCE_FIELDS: Record<string, keyof World> = {
   taxRateId: 'taxRate',
   priceComponentGroupId: 'priceComponentGroup',
   priceComponentId: 'priceComponent',
+  paymentMethodId: 'paymentMethod',
 };
 
 export interface Fixture {
@@ -85,13 +98,18 @@ export interface Fixture {
   createBody?(world: World, api: Api): Promise<Record<string, unknown>>;
   /** A valid merge patch. */
   patchBody?: Record<string, unknown>;
-  /** GraphQL field names: a query by id, a list query, and the mutations. */
-  graphql?: { one: string; many?: string; create?: string; update?: string };
+  /** The collection a POST adds to, when it is not the operation's own path (batches). */
+  collection?: string;
+  /** GraphQL field names: a query by id, a list query, the mutations, and a batch creation answering a list. */
+  graphql?: { one: string; many?: string; create?: string; update?: string; batch?: string };
 }
 
 const unique = () => randomUUID().slice(0, 8);
-/** Each created price needs its own validFrom. */
-let priceVersions = 0;
+const paymentBody = (w: World) => ({ contractId: w.contract, amount: '12.50', type: 'payment', dueDate: '2026-02-01', paymentMethodId: w.paymentMethod });
+/** A valid SEPA direct debit: account, holder and signed mandate. */
+export const directDebit = { type: 'sepa_direct_debit', accountHolder: 'Erika Mustermann', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', mandateReference: 'M-1', mandateSignedAt: '2026-01-01' };
+/** Each created price or prepayment amount needs its own validFrom. */
+let versions = 0;
 
 /** Keyed by collection path (the OpenAPI path without `/{id}`). */
 export const REGISTRY: Record<string, Fixture> = {
@@ -193,9 +211,36 @@ Object.assign(REGISTRY, {
   },
   '/v1/prices': {
     instance: 'price',
-    createBody: async (w: World) => ({ priceComponentId: w.priceComponent, validFrom: `2027-01-${String(++priceVersions).padStart(2, '0')}`, amount: '0.300000' }),
+    createBody: async (w: World) => ({ priceComponentId: w.priceComponent, validFrom: `2027-01-${String(++versions).padStart(2, '0')}`, amount: '0.300000' }),
     patchBody: { amount: '0.310000' },
     graphql: { one: 'price', many: 'prices', create: 'createPrice', update: 'updatePrice' },
+  },
+  '/v1/payment-methods': {
+    instance: 'paymentMethod',
+    createBody: async (w: World) => ({ customerId: w.customer, type: 'bank_transfer', iban: 'GB82 WEST 1234 5698 7654 32' }),
+    patchBody: { accountHolder: 'Changed' },
+    graphql: { one: 'paymentMethod', many: 'paymentMethods', create: 'createPaymentMethod', update: 'updatePaymentMethod' },
+  },
+  '/v1/payments': {
+    instance: 'payment',
+    createBody: async (w: World) => paymentBody(w),
+    patchBody: { reference: 'Changed' },
+    graphql: { one: 'payment', many: 'payments', create: 'createPayment', update: 'updatePayment', batch: 'createPayments' },
+  },
+  '/v1/payments/batch': {
+    collection: '/v1/payments',
+    createBody: async (w: World) => ({ payments: [paymentBody(w), paymentBody(w)] }),
+  },
+  '/v1/prepayment-amounts': {
+    instance: 'prepaymentAmount',
+    createBody: async (w: World) => ({ contractId: w.contract, amount: '70.00', validFrom: `2027-01-${String(++versions).padStart(2, '0')}` }),
+    patchBody: { amount: '65.00' },
+    graphql: { one: 'prepaymentAmount', many: 'prepaymentAmounts', create: 'createPrepaymentAmount', update: 'updatePrepaymentAmount' },
+  },
+  '/v1/prepayment-requests': {
+    instance: 'prepaymentRequest',
+    createBody: async (w: World) => ({ contractId: w.contract, startDate: '2026-01-01', endDate: '2026-07-01' }),
+    graphql: { one: 'prepaymentRequest', many: 'prepaymentRequests', create: 'createPrepaymentRequest' },
   },
 } satisfies Record<string, Fixture>);
 

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { normaliseBic, normaliseIban } from '../domain/payments/bank-account.js';
+import { PAYMENT_METHOD_TYPES } from '../domain/payments/payment-method.js';
+import { calendarDate, optionalText, readOnlyEcho, reference, timestamps } from '../field-formats.js';
+import { pageQuery } from '../pagination.js';
+
+/** A field normalised by `normalise`, or null; anything it cannot normalise is `code`. */
+function normalised(normalise: (value: string) => string | null, code: string, message: string) {
+  return z
+    .string()
+    .nullish()
+    .transform((value, ctx) => {
+      if (value === null || value === undefined) return null;
+      const result = normalise(value);
+      if (result === null) ctx.addIssue({ code: 'custom', message, params: { code } });
+      return result;
+    });
+}
+
+const paymentMethodFields = {
+  customerId: reference,
+  type: z.enum(PAYMENT_METHOD_TYPES),
+  accountHolder: optionalText,
+  iban: normalised(normaliseIban, 'invalid_iban', 'Expected an IBAN with a valid country format and ISO 13616 check digits.'),
+  bic: normalised(normaliseBic, 'invalid_bic', 'Expected a BIC of 8 or 11 characters (ISO 9362).'),
+  mandateReference: z.string().trim().min(1).max(35).nullish().transform((v) => v ?? null),
+  mandateSignedAt: calendarDate.nullish().transform((v) => v ?? null),
+  isDefault: z.boolean(),
+};
+
+/** A SEPA direct debit needs the account, its holder and the signed mandate. */
+const DIRECT_DEBIT_FIELDS = ['accountHolder', 'iban', 'mandateReference', 'mandateSignedAt'] as const;
+
+export const createPaymentMethodCommand = z
+  .object({ ...paymentMethodFields, isDefault: paymentMethodFields.isDefault.optional() })
+  .strict()
+  .superRefine((method, ctx) => {
+    if (method.type !== 'sepa_direct_debit') return;
+    for (const field of DIRECT_DEBIT_FIELDS) {
+      if (method[field] === null) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `A sepa_direct_debit payment method needs ${field}.`, params: { code: 'required_for_direct_debit' } });
+      }
+    }
+  });
+export const updatePaymentMethodCommand = z.object({ ...readOnlyEcho, ...paymentMethodFields }).partial().strict();
+export const listPaymentMethodsQuery = pageQuery.extend({ customerId: z.uuid().optional() }).strict();
+
+export const paymentMethodView = z.object({
+  id: z.uuid(),
+  customerId: z.uuid(),
+  type: z.enum(PAYMENT_METHOD_TYPES),
+  accountHolder: z.string().nullable(),
+  iban: z.string().nullable(),
+  bic: z.string().nullable(),
+  mandateReference: z.string().nullable(),
+  mandateSignedAt: z.string().nullable(),
+  isDefault: z.boolean(),
+  ...timestamps,
+});
+export type PaymentMethodView = z.output<typeof paymentMethodView>;

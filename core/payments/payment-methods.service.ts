@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/actor.js';
+import type { Clock } from '../clock.js';
+import type { CustomerRepository } from '../customers/customers.repository.js';
+import { PaymentMethod } from '../domain/payments/payment-method.js';
+import { mergeUpdate } from '../patching.js';
+import { assertReference } from '../references.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { parseInput } from '../validation.js';
+import { createPaymentMethodCommand, listPaymentMethodsQuery, updatePaymentMethodCommand, type PaymentMethodView } from './payment-methods.commands.js';
+import type { PaymentMethodRepository } from './payments.repository.js';
+
+export interface PaymentMethodsDependencies {
+  paymentMethods: PaymentMethodRepository;
+  customers: CustomerRepository;
+  uow: UnitOfWork;
+  clock: Clock;
+}
+
+function present(method: PaymentMethod): PaymentMethodView {
+  const { id, customerId, type, accountHolder, iban, bic, mandateReference, mandateSignedAt, isDefault } = method;
+  return { id, customerId, type, accountHolder, iban, bic, mandateReference, mandateSignedAt, isDefault, ...timestampsOf(method) };
+}
+
+/**
+ * Payment methods of customers (design.md §7). A customer's first method becomes its default unless
+ * the request says otherwise; making one the default unsets the previous one.
+ */
+export class PaymentMethodsService implements ResourceService<PaymentMethodView> {
+  constructor(private readonly deps: PaymentMethodsDependencies) {}
+
+  async create(actor: Actor, input: unknown): Promise<PaymentMethodView> {
+    const command = parseInput(createPaymentMethodCommand, input);
+    return this.deps.uow.transactional(async () => {
+      assertReference(await this.deps.customers.findById(actor.accountId, command.customerId), { path: 'customerId', resource: 'customer', id: command.customerId });
+      const isDefault = command.isDefault ?? (await this.deps.paymentMethods.countForCustomer(actor.accountId, command.customerId)) === 0;
+      const now = this.deps.clock.now();
+      const method = Object.assign(new PaymentMethod(), { id: randomUUID(), accountId: actor.accountId, ...command, isDefault, createdAt: now, updatedAt: now });
+      if (isDefault) await this.deps.paymentMethods.clearDefault(actor.accountId, method.customerId, method.id);
+      this.deps.paymentMethods.add(method);
+      return present(method);
+    });
+  }
+
+  async get(actor: Actor, id: string): Promise<PaymentMethodView> {
+    return present(await loadOwned(this.deps.paymentMethods, actor, 'payment_method', id));
+  }
+
+  list(actor: Actor, query: unknown): Promise<ListResult<PaymentMethodView>> {
+    return listPage(this.deps.paymentMethods, actor, listPaymentMethodsQuery, query, (items) => items.map(present));
+  }
+
+  async update(actor: Actor, id: string, patch: unknown): Promise<PaymentMethodView> {
+    return this.deps.uow.transactional(async () => {
+      const method = await loadOwned(this.deps.paymentMethods, actor, 'payment_method', id);
+      const { merged } = mergeUpdate({
+        current: present(method),
+        patch,
+        patchSchema: updatePaymentMethodCommand,
+        createSchema: createPaymentMethodCommand,
+        readOnly: ['customerId'],
+      });
+      if (merged.isDefault && !method.isDefault) await this.deps.paymentMethods.clearDefault(actor.accountId, method.customerId, method.id);
+      Object.assign(method, { ...merged, updatedAt: this.deps.clock.now() });
+      return present(method);
+    });
+  }
+}

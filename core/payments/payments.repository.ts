@@ -1,0 +1,61 @@
+import type { Payment, PaymentState, PaymentType } from '../domain/payments/payment.js';
+import type { PaymentMethod } from '../domain/payments/payment-method.js';
+import type { PrepaymentAmount, PrepaymentRequest } from '../domain/payments/prepayment.js';
+import type { ResourceRepository } from '../resource.repository.js';
+
+export interface PaymentMethodRepository extends ResourceRepository<PaymentMethod, { customerId?: string }> {
+  countForCustomer(accountId: string, customerId: string): Promise<number>;
+  /** Makes every other payment method of the customer a non-default one, at once (one default per customer is a constraint). */
+  clearDefault(accountId: string, customerId: string, exceptId: string): Promise<void>;
+  defaultOf(accountId: string, customerId: string): Promise<PaymentMethod | null>;
+}
+
+export interface PaymentFilter {
+  contractId?: string;
+  state?: PaymentState;
+  type?: PaymentType;
+  /** Due dates in [dueDateFrom, dueDateTo). */
+  dueDateFrom?: string;
+  dueDateTo?: string;
+}
+
+export interface PrepaymentKey {
+  contractId: string;
+  dueDate: string;
+}
+
+export interface PendingPrepayment {
+  id: string;
+  dueDate: string;
+  amount: bigint;
+}
+
+export interface EnsurePrepayments {
+  accountId: string;
+  contractId: string;
+  paymentMethodId: string | null;
+  /** The prepayments to create where the contract has none on the due date. */
+  wanted: readonly PendingPrepayment[];
+  /** Every due date of the request, also those with nothing to create. */
+  dueDates: readonly string[];
+  now: Date;
+}
+
+export interface PaymentRepository extends ResourceRepository<Payment, PaymentFilter> {
+  /** Stages many payments; they are written together when the unit of work commits. */
+  addAll(payments: readonly Payment[]): void;
+  /**
+   * Inserts the prepayments whose due date the contract has no prepayment for yet (a unique
+   * constraint decides, so concurrent requests never create two) and answers the ids of the
+   * contract's prepayments on all the given due dates.
+   */
+  ensurePrepayments(request: EnsurePrepayments): Promise<string[]>;
+  /** Which of these (contract, due date) pairs already have a prepayment other than `exceptId`. */
+  prepaymentsDue(accountId: string, keys: readonly PrepaymentKey[], exceptId?: string): Promise<PrepaymentKey[]>;
+}
+
+export interface PrepaymentAmountRepository extends ResourceRepository<PrepaymentAmount, { contractId?: string }> {
+  ofContract(accountId: string, contractId: string): Promise<PrepaymentAmount[]>;
+}
+
+export type PrepaymentRequestRepository = ResourceRepository<PrepaymentRequest, { contractId?: string }>;

@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/actor.js';
+import type { Clock } from '../clock.js';
+import type { ContractRepository } from '../contracts/contracts.repository.js';
+import { formatCents, parseCents } from '../domain/billing/money.js';
+import { Payment } from '../domain/payments/payment.js';
+import { ConflictError, TooLargeError, ValidationError, type FieldError } from '../errors.js';
+import { mergeUpdate } from '../patching.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { parseEach, parseInput } from '../validation.js';
+import {
+  createPaymentCommand,
+  listPaymentsQuery,
+  MAX_PAYMENTS_PER_BATCH,
+  paymentsBatchEnvelope,
+  updatePaymentCommand,
+  type CreatePaymentCommand,
+  type PaymentView,
+} from './payments.commands.js';
+import type { PaymentMethodRepository, PaymentRepository } from './payments.repository.js';
+
+export interface PaymentsDependencies {
+  payments: PaymentRepository;
+  paymentMethods: PaymentMethodRepository;
+  contracts: ContractRepository;
+  uow: UnitOfWork;
+  clock: Clock;
+}
+
+export function presentPayment(payment: Payment): PaymentView {
+  const { id, contractId, type, state, dueDate, paymentMethodId, reference, invoiceId } = payment;
+  return {
+    id,
+    contractId,
+    amount: formatCents(BigInt(payment.amount)),
+    type,
+    state,
+    dueDate,
+    receivedAt: payment.receivedAt?.toISOString() ?? null,
+    paymentMethodId,
+    reference,
+    invoiceId,
+    lockedAt: payment.lockedAt?.toISOString() ?? null,
+    ...timestampsOf(payment),
+  };
+}
+
+type PaymentFields = Omit<CreatePaymentCommand, 'lockedAt' | 'invoiceId'>;
+type Item = { index: number; value: PaymentFields };
+
+/** Payments of contracts (design.md §7): created one by one or in all-or-nothing batches, immutable once locked. */
+export class PaymentsService implements ResourceService<PaymentView> {
+  constructor(private readonly deps: PaymentsDependencies) {}
+
+  create(actor: Actor, input: unknown): Promise<PaymentView> {
+    const command = parseInput(createPaymentCommand, input);
+    return this.createAll(actor, [{ index: 0, value: command }], [], () => '').then(([payment]) => payment!);
+  }
+
+  /** Up to 1,000 payments, all or none; every invalid item is reported with its index. */
+  async createBatch(actor: Actor, input: unknown): Promise<ListResult<PaymentView>> {
+    const { payments } = parseInput(paymentsBatchEnvelope, input);
+    if (payments.length > MAX_PAYMENTS_PER_BATCH) throw new TooLargeError('too_many_payments', `At most ${MAX_PAYMENTS_PER_BATCH} payments per batch; split it.`);
+    const pathOf = (index: number) => `payments[${index}].`;
+    const { valid, errors } = parseEach(createPaymentCommand, payments, pathOf);
+    const data = await this.createAll(actor, valid, errors, pathOf);
+    return { data, total: data.length };
+  }
+
+  async get(actor: Actor, id: string): Promise<PaymentView> {
+    return presentPayment(await loadOwned(this.deps.payments, actor, 'payment', id));
+  }
+
+  list(actor: Actor, query: unknown): Promise<ListResult<PaymentView>> {
+    return listPage(this.deps.payments, actor, listPaymentsQuery, query, (items) => items.map(presentPayment));
+  }
+
+  async update(actor: Actor, id: string, patch: unknown): Promise<PaymentView> {
+    return this.deps.uow.transactional(async () => {
+      const payment = await loadOwned(this.deps.payments, actor, 'payment', id);
+      if (payment.lockedAt) {
+        throw new ConflictError('payment_locked', `The payment was locked at ${payment.lockedAt.toISOString()} by an invoice and cannot change; record a new payment instead.`);
+      }
+      const { lockedAt: _locked, invoiceId: _invoice, ...current } = presentPayment(payment);
+      const now = this.deps.clock.now();
+      const { merged } = mergeUpdate({
+        current,
+        patch,
+        patchSchema: updatePaymentCommand,
+        createSchema: createPaymentCommand,
+        adjust: (fields, changes) => {
+          if ('state' in changes && !('receivedAt' in changes)) fields.receivedAt = fields.state === 'received' ? now.toISOString() : null;
+        },
+      });
+      await this.check(actor, [{ index: 0, value: merged }], () => '', [], id);
+      Object.assign(payment, this.fields(merged, now), { updatedAt: now });
+      return presentPayment(payment);
+    });
+  }
+
+  private async createAll(actor: Actor, items: readonly Item[], shapeErrors: readonly FieldError[], pathOf: (index: number) => string): Promise<PaymentView[]> {
+    return this.deps.uow.transactional(async () => {
+      await this.check(actor, items, pathOf, shapeErrors);
+      const now = this.deps.clock.now();
+      const payments = items.map(({ value }) =>
+        Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, invoiceId: null, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
+      );
+      this.deps.payments.addAll(payments);
+      return payments.map(presentPayment);
+    });
+  }
+
+  private fields(command: PaymentFields, now: Date) {
+    const { contractId, type, state, dueDate, paymentMethodId, reference } = command;
+    const receivedAt = state === 'received' ? (command.receivedAt ? new Date(command.receivedAt) : now) : null;
+    return { contractId, amount: parseCents(command.amount)!, type, state, dueDate, receivedAt, paymentMethodId, reference };
+  }
+
+  /** Every invalid item at once (shape and references), then one prepayment per contract and due date. */
+  private async check(actor: Actor, items: readonly Item[], pathOf: (index: number) => string, shapeErrors: readonly FieldError[], exceptId?: string): Promise<void> {
+    const errors = [...shapeErrors, ...(await this.referenceErrors(actor, items, pathOf))].sort((x, y) => x.path.localeCompare(y.path, 'en', { numeric: true }));
+    if (errors.length > 0) throw new ValidationError(errors);
+    await this.assertOnePrepaymentPerDueDate(actor, items, pathOf, exceptId);
+  }
+
+  /** Contracts, and payment methods of the contract's customer, in two queries for any number of payments. */
+  private async referenceErrors(actor: Actor, items: readonly Item[], pathOf: (index: number) => string): Promise<FieldError[]> {
+    const commands = items.map((item) => item.value);
+    const contracts = new Map((await this.deps.contracts.findByIds(actor.accountId, unique(commands.map((c) => c.contractId)))).map((c) => [c.id, c]));
+    const methodIds = unique(commands.flatMap((c) => (c.paymentMethodId ? [c.paymentMethodId] : [])));
+    const methods = new Map((await this.deps.paymentMethods.findByIds(actor.accountId, methodIds)).map((m) => [m.id, m]));
+    return items.flatMap(({ index, value: command }) => {
+      const contract = contracts.get(command.contractId);
+      const found: FieldError[] = [];
+      if (!contract) found.push({ path: `${pathOf(index)}contractId`, code: 'reference_not_found', message: `No contract with id ${command.contractId}.` });
+      if (command.paymentMethodId) {
+        const method = methods.get(command.paymentMethodId);
+        if (!method) found.push({ path: `${pathOf(index)}paymentMethodId`, code: 'reference_not_found', message: `No payment method with id ${command.paymentMethodId}.` });
+        else if (contract && method.customerId !== contract.customerId) {
+          found.push({ path: `${pathOf(index)}paymentMethodId`, code: 'payment_method_of_other_customer', message: `Payment method ${method.id} belongs to another customer than the contract's.` });
+        }
+      }
+      return found;
+    });
+  }
+
+  /** The friendly answer; the partial unique index on (contract, due date) is what guarantees it. */
+  private async assertOnePrepaymentPerDueDate(actor: Actor, items: readonly Item[], pathOf: (index: number) => string, exceptId?: string): Promise<void> {
+    const prepayments = items.filter(({ value }) => value.type === 'prepayment').map(({ index, value }) => ({ index, value, key: `${value.contractId}/${value.dueDate}` }));
+    const existing = await this.deps.payments.prepaymentsDue(actor.accountId, prepayments.map(({ value }) => value), exceptId);
+    const taken = new Set(existing.map((p) => `${p.contractId}/${p.dueDate}`));
+    const seen = new Set<string>();
+    const duplicates = prepayments.filter(({ key }) => {
+      const repeated = taken.has(key) || seen.has(key);
+      seen.add(key);
+      return repeated;
+    });
+    if (duplicates.length > 0) {
+      const where = duplicates.map(({ index, value }) => `${pathOf(index) ? `item ${index}: ` : ''}contract ${value.contractId} on ${value.dueDate}`).join('; ');
+      throw new ConflictError('prepayment_exists', `A contract has one prepayment per due date (${where}); change the existing one instead.`);
+    }
+  }
+}
+
+const unique = (ids: readonly string[]) => [...new Set(ids)];

@@ -1,0 +1,180 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Payment } from '../../domain/payments/payment.js';
+import { PaymentMethod } from '../../domain/payments/payment-method.js';
+import { PrepaymentAmount, PrepaymentRequest } from '../../domain/payments/prepayment.js';
+import type { Page, PageQuery } from '../../pagination.js';
+import type {
+  EnsurePrepayments,
+  PaymentFilter,
+  PaymentMethodRepository,
+  PaymentRepository,
+  PrepaymentAmountRepository,
+  PrepaymentKey,
+  PrepaymentRequestRepository,
+} from '../../payments/payments.repository.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+import { ContractEntity } from '../contracts/contract.persistence.js';
+import { CustomerEntity } from '../customers/customer.persistence.js';
+
+export const PaymentMethodEntity = defineEntity({
+  class: PaymentMethod,
+  tableName: 'payment_methods',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'customerId'] }],
+  uniques: [{ name: 'payment_methods_one_default_per_customer', properties: ['customerId'], where: 'is_default' }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    customerId: () => p.manyToOne(CustomerEntity).mapToPk().fieldName('customer_id'),
+    type: p.string().length(32),
+    accountHolder: p.string().length(200).nullable(),
+    iban: p.string().length(34).nullable(),
+    bic: p.string().length(11).nullable(),
+    mandateReference: p.string().length(35).nullable(),
+    mandateSignedAt: p.string().columnType('date').nullable(),
+    isDefault: p.boolean(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export const PaymentEntity = defineEntity({
+  class: Payment,
+  tableName: 'payments',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'contractId', 'dueDate'] }],
+  uniques: [{ name: 'payments_one_prepayment_per_due_date', properties: ['contractId', 'dueDate'], where: "type = 'prepayment'" }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
+    amount: p.bigint(),
+    type: p.string().length(16),
+    state: p.string().length(16),
+    dueDate: p.string().columnType('date'),
+    receivedAt: p.datetime(3).nullable(),
+    paymentMethodId: () => p.manyToOne(PaymentMethodEntity).mapToPk().fieldName('payment_method_id').nullable(),
+    reference: p.string().length(200).nullable(),
+    invoiceId: p.uuid().nullable(),
+    lockedAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export const PrepaymentAmountEntity = defineEntity({
+  class: PrepaymentAmount,
+  tableName: 'prepayment_amounts',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
+  uniques: [{ properties: ['contractId', 'validFrom'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
+    amount: p.bigint(),
+    validFrom: p.string().columnType('date'),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export const PrepaymentRequestEntity = defineEntity({
+  class: PrepaymentRequest,
+  tableName: 'prepayment_requests',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'contractId'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
+    startDate: p.string().columnType('date'),
+    endDate: p.string().columnType('date'),
+    paymentIds: p.json<string[]>(),
+    createdAt: p.datetime(3),
+  },
+});
+
+export class MikroPaymentMethodRepository extends AccountScopedRepository<PaymentMethod, { customerId?: string }> implements PaymentMethodRepository {
+  constructor(em: EntityManager) {
+    super(em, PaymentMethodEntity);
+  }
+
+  countForCustomer(accountId: string, customerId: string): Promise<number> {
+    return this.em.count(PaymentMethodEntity, { accountId, customerId });
+  }
+
+  async clearDefault(accountId: string, customerId: string, exceptId: string): Promise<void> {
+    const current = await this.em.find(PaymentMethodEntity, { accountId, customerId, isDefault: true, id: { $ne: exceptId } });
+    for (const method of current) method.isDefault = false;
+    // Written now, not at commit: the partial unique index must never see two defaults.
+    await this.em.flush();
+  }
+
+  defaultOf(accountId: string, customerId: string): Promise<PaymentMethod | null> {
+    return this.em.findOne(PaymentMethodEntity, { accountId, customerId, isDefault: true });
+  }
+}
+
+export class MikroPaymentRepository extends AccountScopedRepository<Payment, PaymentFilter> implements PaymentRepository {
+  constructor(em: EntityManager) {
+    super(em, PaymentEntity);
+  }
+
+  override list(accountId: string, filter: PaymentFilter, page: PageQuery): Promise<Page<Payment>> {
+    const { dueDateFrom, dueDateTo, ...exact } = filter;
+    const dueDate = { ...(dueDateFrom ? { $gte: dueDateFrom } : {}), ...(dueDateTo ? { $lt: dueDateTo } : {}) };
+    return super.list(accountId, { ...exact, ...(Object.keys(dueDate).length > 0 ? { dueDate } : {}) } as PaymentFilter, page);
+  }
+
+  addAll(payments: readonly Payment[]): void {
+    for (const payment of payments) this.em.persist(payment);
+  }
+
+  async prepaymentsDue(accountId: string, keys: readonly PrepaymentKey[], exceptId?: string): Promise<PrepaymentKey[]> {
+    if (keys.length === 0) return [];
+    const rows = await this.em.execute<{ contract_id: string; due_date: string }[]>(
+      `select p.contract_id, to_char(p.due_date, 'YYYY-MM-DD') as due_date
+         from payments p join json_to_recordset(?::json) as k(contract_id uuid, due_date date)
+           on p.contract_id = k.contract_id and p.due_date = k.due_date
+        where p.account_id = ? and p.type = 'prepayment' and p.id is distinct from ?::uuid`,
+      [JSON.stringify(keys.map((k) => ({ contract_id: k.contractId, due_date: k.dueDate }))), accountId, exceptId ?? null],
+    );
+    return rows.map((row) => ({ contractId: row.contract_id, dueDate: row.due_date }));
+  }
+
+  async ensurePrepayments(request: EnsurePrepayments): Promise<string[]> {
+    const { accountId, contractId, paymentMethodId, wanted, dueDates, now } = request;
+    if (wanted.length > 0) {
+      await this.em.execute(
+        `insert into payments (id, account_id, contract_id, amount, type, state, due_date, payment_method_id, created_at, updated_at)
+         select w.id, ?, ?, w.amount, 'prepayment', 'pending', w.due_date, ?, ?, ?
+           from json_to_recordset(?::json) as w(id uuid, due_date date, amount bigint)
+         on conflict (contract_id, due_date) where type = 'prepayment' do nothing`,
+        [accountId, contractId, paymentMethodId, now, now, JSON.stringify(wanted.map((w) => ({ id: w.id, due_date: w.dueDate, amount: w.amount.toString() })))],
+      );
+    }
+    const rows = await this.em.execute<{ id: string }[]>(
+      `select id from payments
+        where account_id = ? and contract_id = ? and type = 'prepayment'
+          and due_date in (select value::date from json_array_elements_text(?::json))
+        order by due_date`,
+      [accountId, contractId, JSON.stringify(dueDates)],
+    );
+    return rows.map((row) => row.id);
+  }
+}
+
+export class MikroPrepaymentAmountRepository extends AccountScopedRepository<PrepaymentAmount, { contractId?: string }> implements PrepaymentAmountRepository {
+  constructor(em: EntityManager) {
+    super(em, PrepaymentAmountEntity);
+  }
+
+  ofContract(accountId: string, contractId: string): Promise<PrepaymentAmount[]> {
+    return this.em.find(PrepaymentAmountEntity, { accountId, contractId }, { orderBy: { validFrom: 'asc' } });
+  }
+}
+
+export class MikroPrepaymentRequestRepository extends AccountScopedRepository<PrepaymentRequest, { contractId?: string }> implements PrepaymentRequestRepository {
+  constructor(em: EntityManager) {
+    super(em, PrepaymentRequestEntity);
+  }
+}
