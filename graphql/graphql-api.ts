@@ -19,6 +19,9 @@ export async function createGraphQLApi(services: Services): Promise<GraphQLApi> 
     schema: await buildGraphQLSchema(),
     formatError,
     includeStacktraceInErrorResponses: false,
+    // The process owns SIGTERM/SIGINT (app/main.ts drains HTTP, then stops Apollo, the queue and
+    // the ORM); Apollo's own handler would race it and leave the process hanging.
+    stopOnTerminationSignals: false,
   });
   await server.start();
   const middleware = expressMiddleware(server, {

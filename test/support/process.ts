@@ -3,12 +3,16 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The service's entry point as its own process, as `npm start` / `npm run cli` run it. */
+/**
+ * The service's entry point as its own process, as `npm start` / `npm run cli` run it — with
+ * NODE_ENV=production, not vitest's `test`, because libraries behave differently under `test`
+ * (Apollo installs its own SIGTERM handler outside of it).
+ */
 export function spawnEbbs(args: string[], env: Record<string, string>): ChildProcess {
   const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'DATABASE_URL' && key !== 'JWT_SECRET'));
   return spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', ...args], {
     cwd: ROOT,
-    env: { ...base, LOG_LEVEL: 'warn', ...env },
+    env: { ...base, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
