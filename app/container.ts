@@ -46,6 +46,8 @@ import {
   MikroPrepaymentAmountRepository,
   MikroPrepaymentRequestRepository,
 } from '../core/persistence/payments/payment.persistence.js';
+import { EventsService } from '../core/events/events.service.js';
+import { MikroEventOutbox, MikroEventRepository } from '../core/persistence/events/event.persistence.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
 import type { Services } from '../core/services.js';
 
@@ -91,9 +93,11 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     payments: new MikroPaymentRepository(em),
     prepaymentAmounts: new MikroPrepaymentAmountRepository(em),
     prepaymentRequests: new MikroPrepaymentRequestRepository(em),
+    events: new MikroEventRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
+  const outbox = new MikroEventOutbox(em, clock);
 
   single(AuthService, () => new AuthService(new MikroCredentialsRepository(em), uow, new AccessTokens(settings.jwtSecret), clock, {
     refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
@@ -102,24 +106,25 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(TemplatesService, () => new TemplatesService(repositories.templates, uow, clock));
   single(UsersService, () => new UsersService(repositories.users, repositories.accounts));
   single(CustomAttributesService, () => new CustomAttributesService(repositories.attributes, uow, clock));
-  single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), uow, clock));
+  single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), uow, clock, outbox));
   single(MposService, () => new MposService(repositories.mpos, uow, clock));
   single(ProductsService, () => new ProductsService(repositories.products, uow, clock));
-  single(CustomersService, (c) => new CustomersService(repositories.customers, c.resolve(CustomAttributesService), uow, clock));
-  single(MetersService, (c) => new MetersService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock }));
-  single(ContractsService, (c) => new ContractsService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock }));
+  single(CustomersService, (c) => new CustomersService(repositories.customers, c.resolve(CustomAttributesService), repositories.contracts, uow, clock, outbox));
+  single(MetersService, (c) => new MetersService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock, outbox }));
+  single(ContractsService, (c) => new ContractsService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock, outbox }));
   single(ContractMetersService, () => new ContractMetersService({ ...repositories, uow, clock }));
   single(BalancingSettingsService, () => new BalancingSettingsService({ ...repositories, uow, clock }));
-  single(BalancingService, () => new BalancingService({ ...repositories, queue: settings.queue, uow }));
+  single(BalancingService, () => new BalancingService({ ...repositories, queue: settings.queue, uow, outbox }));
   single(TaxRatesService, () => new TaxRatesService(repositories.taxRates, uow, clock));
   const catalogue = (c: DependencyContainer) => ({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock });
   single(PriceComponentGroupsService, (c) => new PriceComponentGroupsService(catalogue(c)));
   single(PriceComponentsService, (c) => new PriceComponentsService(catalogue(c)));
   single(PricesService, (c) => new PricesService(catalogue(c)));
-  single(PaymentMethodsService, () => new PaymentMethodsService({ ...repositories, uow, clock }));
-  single(PaymentsService, () => new PaymentsService({ ...repositories, uow, clock }));
-  single(PrepaymentAmountsService, () => new PrepaymentAmountsService({ ...repositories, uow, clock }));
-  single(PrepaymentRequestsService, () => new PrepaymentRequestsService({ ...repositories, uow, clock }));
+  single(PaymentMethodsService, () => new PaymentMethodsService({ ...repositories, uow, clock, outbox }));
+  single(PaymentsService, () => new PaymentsService({ ...repositories, uow, clock, outbox }));
+  single(PrepaymentAmountsService, () => new PrepaymentAmountsService({ ...repositories, uow, clock, outbox }));
+  single(PrepaymentRequestsService, () => new PrepaymentRequestsService({ ...repositories, uow, clock, outbox }));
+  single(EventsService, () => new EventsService(repositories.events));
   single(MeasurementsService, (c) => new MeasurementsService({ ...repositories, balancing: c.resolve(BalancingService), uow, clock }));
   return c;
 }
@@ -149,5 +154,6 @@ export function resolveServices(c: DependencyContainer): Services {
     payments: c.resolve(PaymentsService),
     prepaymentAmounts: c.resolve(PrepaymentAmountsService),
     prepaymentRequests: c.resolve(PrepaymentRequestsService),
+    events: c.resolve(EventsService),
   };
 }

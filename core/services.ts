@@ -9,6 +9,7 @@ import type { ContractMetersService } from './contracts/contract-meters.service.
 import type { ContractsService } from './contracts/contracts.service.js';
 import type { CustomAttributesService } from './custom-attributes/custom-attributes.service.js';
 import type { CustomersService } from './customers/customers.service.js';
+import type { EventsService } from './events/events.service.js';
 import type { MeasurementsService } from './measurements/measurements.service.js';
 import type { MetersService } from './meters/meters.service.js';
 import type { MposService } from './mpos/mpos.service.js';
@@ -42,4 +43,5 @@ export interface Services {
   payments: PaymentsService;
   prepaymentAmounts: PrepaymentAmountsService;
   prepaymentRequests: PrepaymentRequestsService;
+  events: EventsService;
 }

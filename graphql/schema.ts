@@ -7,6 +7,7 @@ import { BalancingSettingResolver, ContractMeterResolver, ContractResolver } fro
 import { CustomAttributeResolver, CustomerResolver, ProductResolver, UserResolver } from './resolvers/customer.resolver.js';
 import { MeterResolver, MpoResolver } from './resolvers/meter.resolver.js';
 import { PaymentMethodResolver, PaymentResolver, PrepaymentAmountResolver, PrepaymentRequestResolver } from './resolvers/payment.resolver.js';
+import { EventResolver } from './resolvers/event.resolver.js';
 import { SiteResolver } from './resolvers/site.resolver.js';
 import { PriceComponentGroupResolver, PriceComponentResolver, PriceResolver, ProductPricesResolver, TaxRateResolver, TemplateResolver } from './resolvers/billing.resolver.js';
 
@@ -39,6 +40,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       PaymentResolver,
       PrepaymentAmountResolver,
       PrepaymentRequestResolver,
+      EventResolver,
     ],
     validate: false,
     globalMiddlewares: [writesNeedAdmin],

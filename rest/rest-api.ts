@@ -11,6 +11,7 @@ import type { Services } from '../core/services.js';
 import { masterDataRoutes } from './routes/master-data.routes.js';
 import { measurementRoutes } from './routes/measurements.routes.js';
 import { balancingRoutes } from './routes/balancing.routes.js';
+import { eventRoutes } from './routes/events.routes.js';
 import { paymentRoutes } from './routes/payments.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
 
@@ -19,7 +20,7 @@ export interface RestOptions {
 }
 
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing), ...billingRoutes(services), ...paymentRoutes(services)];
+  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing), ...billingRoutes(services), ...paymentRoutes(services), ...eventRoutes(services)];
 }
 
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -19,6 +19,7 @@ import type { MeterRepository } from '../meters/meters.repository.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { ListResult } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
+import type { EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { BalancingSettingRepository } from './balancing-settings.repository.js';
@@ -47,6 +48,7 @@ export interface BalancingDependencies {
   accounts: AccountRepository;
   queue: JobQueue;
   uow: UnitOfWork;
+  outbox: EventOutbox;
 }
 
 function toSiteMeter(meter: Meter): SiteMeter {
@@ -139,6 +141,8 @@ export class BalancingService {
         ]).then(() => undefined);
       }
       await writing;
+      const range = { startDateTime: new Date(Math.min(...ranges.map((r) => r.from))).toISOString(), endDateTime: new Date(Math.max(...ranges.map((r) => r.to)) + QUARTER_HOUR_MS).toISOString() };
+      await this.deps.outbox.record([{ accountId: job.accountId, userId: null, type: 'balancing.completed', entityId: site.id, data: { siteId: site.id, ...range }, siteIds: [site.id] }]);
     });
   }
 

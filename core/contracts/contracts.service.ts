@@ -11,6 +11,7 @@ import type { ProductRepository } from '../products/products.service.js';
 import { assertReferences } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
+import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { ContractMeterRepository, ContractRepository } from './contracts.repository.js';
@@ -41,6 +42,7 @@ export interface ContractDependencies {
   attributes: CustomAttributesService;
   uow: UnitOfWork;
   clock: Clock;
+  outbox: EventOutbox;
 }
 
 export class ContractsService implements ResourceService<ContractView> {
@@ -55,7 +57,9 @@ export class ContractsService implements ResourceService<ContractView> {
       const now = clock.now();
       const contract = Object.assign(new Contract(), { id: randomUUID(), accountId: actor.accountId, ...command, customAttributes, createdAt: now, updatedAt: now });
       contracts.add(contract);
-      return present(contract, await attributes.presenter(actor.accountId, 'contract'));
+      const view = present(contract, await attributes.presenter(actor.accountId, 'contract'));
+      await this.deps.outbox.record([{ ...causedBy(actor), type: 'contract.created', entityId: view.id, data: view, siteIds: [contract.siteId] }]);
+      return view;
     });
   }
 
@@ -90,8 +94,11 @@ export class ContractsService implements ResourceService<ContractView> {
       }
       await this.checkContract(actor, merged, contract.id);
       const customAttributes = await attributes.checkValues(actor.accountId, 'contract', merged.customAttributes);
+      const previousSite = contract.siteId;
       Object.assign(contract, { ...merged, customAttributes, updatedAt: clock.now() });
-      return present(contract, values);
+      const view = present(contract, values);
+      await this.deps.outbox.record([{ ...causedBy(actor), type: 'contract.updated', entityId: view.id, data: view, siteIds: [...new Set([previousSite, contract.siteId])] }]);
+      return view;
     });
   }
 

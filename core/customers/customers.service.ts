@@ -7,6 +7,9 @@ import { Customer } from '../domain/customers/customer.js';
 import { ConflictError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import type { ContractRepository } from '../contracts/contracts.repository.js';
+import { sitesOfCustomer } from '../contracts/customer-sites.js';
+import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { CustomerRepository } from './customers.repository.js';
@@ -43,8 +46,10 @@ export class CustomersService implements ResourceService<CustomerView> {
   constructor(
     private readonly customers: CustomerRepository,
     private readonly attributes: CustomAttributesService,
+    private readonly contracts: ContractRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async create(actor: Actor, input: unknown): Promise<CustomerView> {
@@ -55,7 +60,9 @@ export class CustomersService implements ResourceService<CustomerView> {
       const now = this.clock.now();
       const customer = Object.assign(new Customer(), { id: randomUUID(), accountId: actor.accountId, ...command, customAttributes, createdAt: now, updatedAt: now });
       this.customers.add(customer);
-      return present(customer, await this.attributes.presenter(actor.accountId, 'customer'));
+      const view = present(customer, await this.attributes.presenter(actor.accountId, 'customer'));
+      await this.outbox.record([{ ...causedBy(actor), type: 'customer.created', entityId: view.id, data: view, siteIds: [] }]);
+      return view;
     });
   }
 
@@ -85,7 +92,9 @@ export class CustomersService implements ResourceService<CustomerView> {
       if (merged.number !== customer.number) await this.assertNumberFree(actor, merged.number, customer.id);
       const customAttributes = await this.attributes.checkValues(actor.accountId, 'customer', merged.customAttributes);
       Object.assign(customer, { ...merged, customAttributes, updatedAt: this.clock.now() });
-      return present(customer, values);
+      const view = present(customer, values);
+      await this.outbox.record([{ ...causedBy(actor), type: 'customer.updated', entityId: view.id, data: view, siteIds: await sitesOfCustomer(this.contracts, actor.accountId, customer.id) }]);
+      return view;
     });
   }
 

@@ -13,6 +13,7 @@ import { mergeUpdate } from '../patching.js';
 import { assertReferences } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
+import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { MeterRepository } from './meters.repository.js';
@@ -46,6 +47,7 @@ export interface MeterDependencies {
   attributes: CustomAttributesService;
   uow: UnitOfWork;
   clock: Clock;
+  outbox: EventOutbox;
 }
 
 export class MetersService implements ResourceService<MeterView> {
@@ -69,7 +71,9 @@ export class MetersService implements ResourceService<MeterView> {
         updatedAt: now,
       });
       meters.add(meter);
-      return present(meter, await attributes.presenter(actor.accountId, 'meter'));
+      const view = present(meter, await attributes.presenter(actor.accountId, 'meter'));
+      await this.deps.outbox.record([{ ...causedBy(actor), type: 'meter.created', entityId: view.id, data: view, siteIds: [meter.siteId] }]);
+      return view;
     });
   }
 
@@ -102,7 +106,9 @@ export class MetersService implements ResourceService<MeterView> {
       const formula = await this.checkMeter(actor, merged, meter.id);
       const customAttributes = await attributes.checkValues(actor.accountId, 'meter', merged.customAttributes);
       Object.assign(meter, { ...merged, startDate: new Date(merged.startDate), formula: formula.components, customAttributes, updatedAt: clock.now() });
-      return present(meter, values);
+      const view = present(meter, values);
+      await this.deps.outbox.record([{ ...causedBy(actor), type: 'meter.updated', entityId: view.id, data: view, siteIds: [meter.siteId] }]);
+      return view;
     });
   }
 

@@ -6,6 +6,9 @@ import { PaymentMethod } from '../domain/payments/payment-method.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReference } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import type { ContractRepository } from '../contracts/contracts.repository.js';
+import { sitesOfCustomer } from '../contracts/customer-sites.js';
+import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import { createPaymentMethodCommand, listPaymentMethodsQuery, updatePaymentMethodCommand, type PaymentMethodView } from './payment-methods.commands.js';
@@ -14,8 +17,10 @@ import type { PaymentMethodRepository } from './payments.repository.js';
 export interface PaymentMethodsDependencies {
   paymentMethods: PaymentMethodRepository;
   customers: CustomerRepository;
+  contracts: ContractRepository;
   uow: UnitOfWork;
   clock: Clock;
+  outbox: EventOutbox;
 }
 
 function present(method: PaymentMethod): PaymentMethodView {
@@ -39,7 +44,7 @@ export class PaymentMethodsService implements ResourceService<PaymentMethodView>
       const method = Object.assign(new PaymentMethod(), { id: randomUUID(), accountId: actor.accountId, ...command, isDefault, createdAt: now, updatedAt: now });
       if (isDefault) await this.deps.paymentMethods.clearDefault(actor.accountId, method.customerId, method.id);
       this.deps.paymentMethods.add(method);
-      return present(method);
+      return this.recorded(actor, 'payment_method.created', method);
     });
   }
 
@@ -63,7 +68,13 @@ export class PaymentMethodsService implements ResourceService<PaymentMethodView>
       });
       if (merged.isDefault && !method.isDefault) await this.deps.paymentMethods.clearDefault(actor.accountId, method.customerId, method.id);
       Object.assign(method, { ...merged, updatedAt: this.deps.clock.now() });
-      return present(method);
+      return this.recorded(actor, 'payment_method.updated', method);
     });
+  }
+
+  private async recorded(actor: Actor, type: 'payment_method.created' | 'payment_method.updated', method: PaymentMethod): Promise<PaymentMethodView> {
+    const view = present(method);
+    await this.deps.outbox.record([{ ...causedBy(actor), type, entityId: view.id, data: view, siteIds: await sitesOfCustomer(this.deps.contracts, actor.accountId, method.customerId) }]);
+    return view;
   }
 }

@@ -46,10 +46,10 @@ export interface PaymentRepository extends ResourceRepository<Payment, PaymentFi
   addAll(payments: readonly Payment[]): void;
   /**
    * Inserts the prepayments whose due date the contract has no prepayment for yet (a unique
-   * constraint decides, so concurrent requests never create two) and answers the ids of the
-   * contract's prepayments on all the given due dates.
+   * constraint decides, so concurrent requests never create two). Answers the ids of the
+   * contract's prepayments on all the given due dates, and those of the ones it created.
    */
-  ensurePrepayments(request: EnsurePrepayments): Promise<string[]>;
+  ensurePrepayments(request: EnsurePrepayments): Promise<{ paymentIds: string[]; createdIds: string[] }>;
   /** Which of these (contract, due date) pairs already have a prepayment other than `exceptId`. */
   prepaymentsDue(accountId: string, keys: readonly PrepaymentKey[], exceptId?: string): Promise<PrepaymentKey[]>;
 }

@@ -7,6 +7,7 @@ import { Payment } from '../domain/payments/payment.js';
 import { ConflictError, TooLargeError, ValidationError, type FieldError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseEach, parseInput } from '../validation.js';
 import {
@@ -26,6 +27,7 @@ export interface PaymentsDependencies {
   contracts: ContractRepository;
   uow: UnitOfWork;
   clock: Clock;
+  outbox: EventOutbox;
 }
 
 export function presentPayment(payment: Payment): PaymentView {
@@ -44,6 +46,21 @@ export function presentPayment(payment: Payment): PaymentView {
     lockedAt: payment.lockedAt?.toISOString() ?? null,
     ...timestampsOf(payment),
   };
+}
+
+type PaymentEventType = 'payment.created' | 'payment.updated';
+
+/** Presents payments and records one event for each, with one statement for any number. */
+export async function recordPayments(
+  outbox: EventOutbox,
+  actor: Actor,
+  type: PaymentEventType,
+  payments: readonly Payment[],
+  siteOfContract: (contractId: string) => string,
+): Promise<PaymentView[]> {
+  const views = payments.map(presentPayment);
+  await outbox.record(views.map((view) => ({ ...causedBy(actor), type, entityId: view.id, data: view, siteIds: [siteOfContract(view.contractId)] })));
+  return views;
 }
 
 type PaymentFields = Omit<CreatePaymentCommand, 'lockedAt' | 'invoiceId'>;
@@ -95,7 +112,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
       });
       await this.check(actor, [{ index: 0, value: merged }], () => '', [], id);
       Object.assign(payment, this.fields(merged, now), { updatedAt: now });
-      return presentPayment(payment);
+      return (await this.recorded(actor, 'payment.updated', [payment]))[0]!;
     });
   }
 
@@ -107,8 +124,13 @@ export class PaymentsService implements ResourceService<PaymentView> {
         Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, invoiceId: null, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
       );
       this.deps.payments.addAll(payments);
-      return payments.map(presentPayment);
+      return this.recorded(actor, 'payment.created', payments);
     });
+  }
+
+  private async recorded(actor: Actor, type: PaymentEventType, payments: readonly Payment[]): Promise<PaymentView[]> {
+    const contracts = new Map((await this.deps.contracts.findByIds(actor.accountId, unique(payments.map((p) => p.contractId)))).map((c) => [c.id, c.siteId]));
+    return recordPayments(this.deps.outbox, actor, type, payments, (contractId) => contracts.get(contractId)!);
   }
 
   private fields(command: PaymentFields, now: Date) {

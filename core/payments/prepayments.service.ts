@@ -9,7 +9,9 @@ import { mergeUpdate } from '../patching.js';
 import type { ProductRepository } from '../products/products.service.js';
 import { assertReference } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import type { EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
+import { recordPayments } from './payments.service.js';
 import { parseInput } from '../validation.js';
 import type { PaymentMethodRepository, PaymentRepository, PrepaymentAmountRepository, PrepaymentRequestRepository } from './payments.repository.js';
 import {
@@ -35,6 +37,7 @@ export interface PrepaymentsDependencies {
   products: ProductRepository;
   uow: UnitOfWork;
   clock: Clock;
+  outbox: EventOutbox;
 }
 
 function presentAmount(amount: PrepaymentAmount): PrepaymentAmountView {
@@ -121,7 +124,15 @@ export class PrepaymentRequestsService implements ResourceService<PrepaymentRequ
       const wanted = dates.map((dueDate) => ({ id: randomUUID(), dueDate, amount: BigInt(amountOn(amounts, dueDate)!.amount) })).filter((p) => p.amount > 0n);
       const paymentMethod = await this.deps.paymentMethods.defaultOf(actor.accountId, contract.customerId);
       const now = this.deps.clock.now();
-      const paymentIds = await this.deps.payments.ensurePrepayments({ accountId: actor.accountId, contractId: contract.id, paymentMethodId: paymentMethod?.id ?? null, wanted, dueDates: dates, now });
+      const { paymentIds, createdIds } = await this.deps.payments.ensurePrepayments({
+        accountId: actor.accountId,
+        contractId: contract.id,
+        paymentMethodId: paymentMethod?.id ?? null,
+        wanted,
+        dueDates: dates,
+        now,
+      });
+      await recordPayments(this.deps.outbox, actor, 'payment.created', await this.deps.payments.findByIds(actor.accountId, createdIds), () => contract.siteId);
       const request = Object.assign(new PrepaymentRequest(), { id: randomUUID(), accountId: actor.accountId, ...command, paymentIds, createdAt: now });
       this.deps.prepaymentRequests.add(request);
       return presentRequest(request);

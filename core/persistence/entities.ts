@@ -10,6 +10,7 @@ import { CustomerEntity } from './customers/customer.persistence.js';
 import { MeasurementDayEntity, SparseReadingEntity } from './measurements/measurement.persistence.js';
 import { MeterEntity } from './meters/meter.persistence.js';
 import { PaymentEntity, PaymentMethodEntity, PrepaymentAmountEntity, PrepaymentRequestEntity } from './payments/payment.persistence.js';
+import { EventEntity } from './events/event.persistence.js';
 import { MpoEntity } from './mpos/mpo.persistence.js';
 import { ProductEntity } from './products/product.persistence.js';
 import { SiteEntity } from './sites/site.entity.js';
@@ -42,4 +43,5 @@ export const entities = [
   PaymentEntity,
   PrepaymentAmountEntity,
   PrepaymentRequestEntity,
+  EventEntity,
 ];

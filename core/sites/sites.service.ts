@@ -7,6 +7,7 @@ import { presentAddress } from '../domain/addresses/address.js';
 import { resolutionOf, Site, type SiteType } from '../domain/sites/site.js';
 import { mergeUpdate } from '../patching.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { SiteRepository } from './sites.repository.js';
@@ -32,6 +33,7 @@ export class SitesService implements ResourceService<SiteView> {
     private readonly attributes: CustomAttributesService,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async create(actor: Actor, input: unknown): Promise<SiteView> {
@@ -41,7 +43,9 @@ export class SitesService implements ResourceService<SiteView> {
       const now = this.clock.now();
       const site = Object.assign(new Site(), { id: randomUUID(), accountId: actor.accountId, ...command, customAttributes, createdAt: now, updatedAt: now });
       this.sites.add(site);
-      return present(site, await this.attributes.presenter(actor.accountId, 'site'));
+      const view = present(site, await this.attributes.presenter(actor.accountId, 'site'));
+      await this.outbox.record([{ ...causedBy(actor), type: 'site.created', entityId: view.id, data: view, siteIds: [site.id] }]);
+      return view;
     });
   }
 
@@ -73,7 +77,9 @@ export class SitesService implements ResourceService<SiteView> {
       });
       const customAttributes = await this.attributes.checkValues(actor.accountId, 'site', merged.customAttributes);
       Object.assign(site, { ...merged, customAttributes, updatedAt: this.clock.now() });
-      return present(site, values);
+      const view = present(site, values);
+      await this.outbox.record([{ ...causedBy(actor), type: 'site.updated', entityId: view.id, data: view, siteIds: [site.id] }]);
+      return view;
     });
   }
 

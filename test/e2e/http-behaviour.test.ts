@@ -105,6 +105,7 @@ describe('common HTTP behaviour', () => {
         ...crud('/v1/prepayment-amounts'),
         ...crud('/v1/prepayment-requests', false),
         'POST /v1/prepayment-requests',
+        ...crud('/v1/events', false),
         'GET /v1/mpos',
         'GET /v1/mpos/{id}',
         'POST /v1/mpos',

@@ -29,6 +29,7 @@ export interface World {
   payment: string;
   prepaymentAmount: string;
   prepaymentRequest: string;
+  event: string;
 }
 
 export async function buildWorld(owner: SignedUp): Promise<World> {
@@ -51,6 +52,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
   const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '50.00', type: 'payment', dueDate: '2026-01-15', paymentMethodId: paymentMethod.id });
   const prepaymentAmount = await create(api, '/v1/prepayment-amounts', { contractId: contract.id, amount: '60.00', validFrom: '2026-01-01' });
   const prepaymentRequest = await create(api, '/v1/prepayment-requests', { contractId: contract.id, startDate: '2026-01-01', endDate: '2026-04-01' });
+  const event = (await api.get('/v1/events?limit=1')).body.data[0];
   return {
     account: owner.accountId,
     user: owner.userId,
@@ -72,6 +74,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
     payment: payment.id,
     prepaymentAmount: prepaymentAmount.id,
     prepaymentRequest: prepaymentRequest.id,
+    event: event.id,
   };
 }
 
@@ -242,6 +245,7 @@ Object.assign(REGISTRY, {
     createBody: async (w: World) => ({ contractId: w.contract, startDate: '2026-01-01', endDate: '2026-07-01' }),
     graphql: { one: 'prepaymentRequest', many: 'prepaymentRequests', create: 'createPrepaymentRequest' },
   },
+  '/v1/events': { instance: 'event', graphql: { one: 'event', many: 'events' } },
 } satisfies Record<string, Fixture>);
 
 /** Operations that need no token; they have their own tests (test/e2e/auth.test.ts). */

@@ -141,14 +141,16 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
     return rows.map((row) => ({ contractId: row.contract_id, dueDate: row.due_date }));
   }
 
-  async ensurePrepayments(request: EnsurePrepayments): Promise<string[]> {
+  async ensurePrepayments(request: EnsurePrepayments): Promise<{ paymentIds: string[]; createdIds: string[] }> {
     const { accountId, contractId, paymentMethodId, wanted, dueDates, now } = request;
+    let created: { id: string }[] = [];
     if (wanted.length > 0) {
-      await this.em.execute(
+      created = await this.em.execute<{ id: string }[]>(
         `insert into payments (id, account_id, contract_id, amount, type, state, due_date, payment_method_id, created_at, updated_at)
          select w.id, ?, ?, w.amount, 'prepayment', 'pending', w.due_date, ?, ?, ?
            from json_to_recordset(?::json) as w(id uuid, due_date date, amount bigint)
-         on conflict (contract_id, due_date) where type = 'prepayment' do nothing`,
+         on conflict (contract_id, due_date) where type = 'prepayment' do nothing
+         returning id`,
         [accountId, contractId, paymentMethodId, now, now, JSON.stringify(wanted.map((w) => ({ id: w.id, due_date: w.dueDate, amount: w.amount.toString() })))],
       );
     }
@@ -159,7 +161,7 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
         order by due_date`,
       [accountId, contractId, JSON.stringify(dueDates)],
     );
-    return rows.map((row) => row.id);
+    return { paymentIds: rows.map((row) => row.id), createdIds: created.map((row) => row.id) };
   }
 }
 

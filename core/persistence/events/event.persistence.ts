@@ -1,0 +1,68 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainEvent } from '../../domain/events/event.js';
+import type { EventFilter, EventRepository } from '../../events/events.service.js';
+import type { EventOutbox, NewEvent } from '../../events/outbox.js';
+import type { Clock } from '../../clock.js';
+import type { Page, PageQuery } from '../../pagination.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+
+export const EventEntity = defineEntity({
+  class: DomainEvent,
+  tableName: 'events',
+  indexes: [{ properties: ['accountId', 'sequence'] }, { properties: ['accountId', 'type', 'sequence'] }, { properties: ['accountId', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    sequence: p.bigint('string').autoincrement().unique(),
+    type: p.string().length(40),
+    userId: p.uuid().nullable(),
+    siteIds: p.json<string[]>(),
+    entityId: p.uuid(),
+    data: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(3),
+  },
+});
+
+export class MikroEventRepository extends AccountScopedRepository<DomainEvent, EventFilter> implements EventRepository {
+  constructor(em: EntityManager) {
+    super(em, EventEntity);
+  }
+
+  override async list(accountId: string, filter: EventFilter, page: PageQuery): Promise<Page<DomainEvent>> {
+    const createdAt = { ...(filter.startDateTime ? { $gte: new Date(filter.startDateTime) } : {}), ...(filter.endDateTime ? { $lt: new Date(filter.endDateTime) } : {}) };
+    const where = { accountId, ...(filter.type ? { type: filter.type } : {}), ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}) };
+    const [items, total] = await this.em.findAndCount(EventEntity, where, { orderBy: { sequence: 'asc' }, limit: page.limit, offset: page.offset });
+    return { items, total };
+  }
+}
+
+/** Writes events with one statement per call, in the transaction of the EntityManager in context. */
+export class MikroEventOutbox implements EventOutbox {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clock: Clock,
+  ) {}
+
+  async record(events: readonly NewEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const now = this.clock.now();
+    const rows = events.map((event) => ({
+      account_id: event.accountId,
+      type: event.type,
+      user_id: event.userId,
+      site_ids: event.siteIds,
+      entity_id: event.entityId,
+      data: event.data,
+    }));
+    await this.em.execute(
+      `insert into events (id, account_id, type, user_id, site_ids, entity_id, data, created_at)
+       select gen_random_uuid(), (r.value->>'account_id')::uuid, r.value->>'type', (r.value->>'user_id')::uuid,
+              (r.value->'site_ids')::jsonb, (r.value->>'entity_id')::uuid, (r.value->'data')::jsonb, ?
+         from json_array_elements(?::json) with ordinality as r(value, n)
+        order by r.n`,
+      [now, JSON.stringify(rows)],
+    );
+  }
+}
