@@ -21,6 +21,15 @@ const envSchema = z.object({
   JOB_RETRY_LIMIT: z.coerce.number().int().min(0).default(5),
   JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).default(5),
   BALANCING_SWEEP_SECONDS: z.coerce.number().min(0.5).default(30),
+  WEBHOOK_SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  WEBHOOK_POLL_SECONDS: z.coerce.number().min(0.05).default(1),
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().min(0.01).default(30),
+  WEBHOOK_RETRY_CAP_SECONDS: z.coerce.number().min(0.01).default(8 * 3600),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(19),
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().min(1).default(60),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -40,8 +49,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  if (result.data.DATABASE_URL && !result.data.JWT_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  JWT_SECRET: required when DATABASE_URL is set (at least 32 characters)');
+  const missing = (['JWT_SECRET', 'WEBHOOK_SECRET_KEY'] as const).filter((key) => result.data.DATABASE_URL && !result.data[key]);
+  if (missing.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n${missing.map((key) => `  ${key}: required when DATABASE_URL is set (at least 32 characters)`).join('\n')}`);
   }
   return result.data;
 }

@@ -48,13 +48,23 @@ import {
 } from '../core/persistence/payments/payment.persistence.js';
 import { EventsService } from '../core/events/events.service.js';
 import { MikroEventOutbox, MikroEventRepository } from '../core/persistence/events/event.persistence.js';
+import { WebhookDeliveriesService } from '../core/webhooks/webhook-deliveries.service.js';
+import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
+import { WebhookEndpointsService } from '../core/webhooks/webhook-endpoints.service.js';
+import { HttpWebhookSender } from '../core/webhooks/http-sender.js';
+import { SecretBox } from '../core/webhooks/secret-box.js';
+import { TargetPolicy } from '../core/webhooks/target-policy.js';
+import { MikroWebhookDeliveryRepository, MikroWebhookEndpointRepository } from '../core/persistence/webhooks/webhook.persistence.js';
+import type { Config } from './config.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
 import type { Services } from '../core/services.js';
 
 export interface ContainerSettings {
+  config: Config;
   orm: MikroORM;
   queue: JobQueue;
   jwtSecret: string;
+  webhookKey: string;
   refreshTokenTtlSeconds: number;
   clock?: Clock;
 }
@@ -94,6 +104,8 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     prepaymentAmounts: new MikroPrepaymentAmountRepository(em),
     prepaymentRequests: new MikroPrepaymentRequestRepository(em),
     events: new MikroEventRepository(em),
+    endpoints: new MikroWebhookEndpointRepository(em),
+    deliveries: new MikroWebhookDeliveryRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -125,6 +137,23 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(PrepaymentAmountsService, () => new PrepaymentAmountsService({ ...repositories, uow, clock, outbox }));
   single(PrepaymentRequestsService, () => new PrepaymentRequestsService({ ...repositories, uow, clock, outbox }));
   single(EventsService, () => new EventsService(repositories.events));
+  const { config } = settings;
+  const secrets = new SecretBox(settings.webhookKey);
+  single(WebhookEndpointsService, () => new WebhookEndpointsService({ ...repositories, secrets, targets: new TargetPolicy(config.WEBHOOK_ALLOW_PRIVATE_TARGETS), uow, clock }));
+  single(WebhookDeliveriesService, () => new WebhookDeliveriesService({ ...repositories, queue: settings.queue, uow, clock }));
+  single(WebhookDispatcher, () => new WebhookDispatcher({
+    ...repositories,
+    secrets,
+    sender: new HttpWebhookSender({ allowPrivateTargets: config.WEBHOOK_ALLOW_PRIVATE_TARGETS, timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxSockets: 64 }),
+    queue: settings.queue,
+    clock,
+    settings: {
+      retry: { baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, capSeconds: config.WEBHOOK_RETRY_CAP_SECONDS, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS },
+      batchSize: 200,
+      concurrency: 32,
+      leaseSeconds: config.WEBHOOK_LEASE_SECONDS,
+    },
+  }));
   single(MeasurementsService, (c) => new MeasurementsService({ ...repositories, balancing: c.resolve(BalancingService), uow, clock }));
   return c;
 }
@@ -155,5 +184,7 @@ export function resolveServices(c: DependencyContainer): Services {
     prepaymentAmounts: c.resolve(PrepaymentAmountsService),
     prepaymentRequests: c.resolve(PrepaymentRequestsService),
     events: c.resolve(EventsService),
+    webhookEndpoints: c.resolve(WebhookEndpointsService),
+    webhookDeliveries: c.resolve(WebhookDeliveriesService),
   };
 }

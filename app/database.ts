@@ -78,10 +78,13 @@ export async function openDatabase(config: Config): Promise<Database> {
   };
 }
 
-/** JWT_SECRET, or in embedded mode a generated one kept in DATA_DIR so tokens survive restarts. */
-export async function resolveJwtSecret(config: Config): Promise<string> {
-  if (config.JWT_SECRET) return config.JWT_SECRET;
-  const file = path.join(path.resolve(config.DATA_DIR), 'jwt-secret');
+/**
+ * A secret from the environment, or in embedded mode a generated one kept in DATA_DIR (mode 600),
+ * so that tokens and webhook secrets survive restarts.
+ */
+export async function resolveSecret(config: Config, configured: string | undefined, fileName: string): Promise<string> {
+  if (configured) return configured;
+  const file = path.join(path.resolve(config.DATA_DIR), fileName);
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
   await mkdir(path.dirname(file), { recursive: true });
   const secret = randomBytes(48).toString('base64url');

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
 import { buildContainer, resolveServices } from './container.js';
 import { QUEUES, startWorker } from './worker.js';
+import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
 import { pino } from 'pino';
 import { startServer } from './server.js';
 
@@ -41,14 +42,14 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-/** `npm run worker`: balancing without the HTTP server. */
+/** `npm run worker`: balancing and webhook deliveries without the HTTP server. */
 async function workOnly(): Promise<void> {
   const config = loadConfig();
   const logger = pino({ level: config.LOG_LEVEL });
   const runtime = await openRuntime(config);
   await runtime.queue.start(QUEUES);
-  const services = resolveServices(buildContainer({ ...runtime, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL }));
-  const worker = await startWorker({ ...runtime, balancing: services.balancing, config, logger });
+  const container = buildContainer({ ...runtime, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
+  const worker = await startWorker({ ...runtime, balancing: resolveServices(container).balancing, webhooks: container.resolve(WebhookDispatcher), config, logger });
   logger.info('ebbs worker started');
   const stop = () => {
     worker.stop();

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm, type OrmOptions } from '../core/persistence/orm.js';
 import { PgBossQueue } from '../core/queue/pg-boss.queue.js';
 import type { Config } from './config.js';
-import { openDatabase, resolveJwtSecret, type Database } from './database.js';
+import { openDatabase, resolveSecret, type Database } from './database.js';
 
 export interface Runtime {
   config: Config;
@@ -11,6 +11,8 @@ export interface Runtime {
   /** Started by the server or worker; the CLI never sends jobs. */
   queue: PgBossQueue;
   jwtSecret: string;
+  /** Encrypts webhook signing secrets at rest. */
+  webhookKey: string;
   close(): Promise<void>;
 }
 
@@ -20,7 +22,8 @@ export async function openRuntime(config: Config, hooks: Pick<OrmOptions, 'onQue
   try {
     const orm = await openOrm({ clientUrl: database.url, poolSize: config.DB_POOL_SIZE, ...hooks });
     await migrate(orm);
-    const jwtSecret = await resolveJwtSecret(config);
+    const jwtSecret = await resolveSecret(config, config.JWT_SECRET, 'jwt-secret');
+    const webhookKey = await resolveSecret(config, config.WEBHOOK_SECRET_KEY, 'webhook-secret-key');
     const queue = new PgBossQueue({
       connectionString: database.url,
       pollSeconds: config.QUEUE_POLL_SECONDS,
@@ -33,6 +36,7 @@ export async function openRuntime(config: Config, hooks: Pick<OrmOptions, 'onQue
       orm,
       queue,
       jwtSecret,
+      webhookKey,
       close: async () => {
         await queue.stop();
         await orm.close();

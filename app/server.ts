@@ -9,6 +9,7 @@ import { createRestApi, errorHandler, notFound } from '../rest/rest-api.js';
 import type { OrmOptions } from '../core/persistence/orm.js';
 import type { Config } from './config.js';
 import { buildContainer, resolveServices, type ContainerSettings } from './container.js';
+import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
 import { openRuntime } from './runtime.js';
 import { QUEUES, startWorker } from './worker.js';
 
@@ -21,7 +22,8 @@ export interface RunningServer {
 /** One Express app: REST under /v1 and GraphQL at /graphql, one ORM unit of work per request. */
 export async function createHttpApp(settings: ContainerSettings & { config: Config; logger: Logger }) {
   const { config, logger, orm } = settings;
-  const services = resolveServices(buildContainer(settings));
+  const container = buildContainer(settings);
+  const services = resolveServices(container);
   const { auth } = services;
   const rest = createRestApi(services, { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE });
   const graphql = await createGraphQLApi(services);
@@ -42,7 +44,7 @@ export async function createHttpApp(settings: ContainerSettings & { config: Conf
   app.use(rest.router);
   app.use(notFound);
   app.use(errorHandler(logger));
-  return { app, stopGraphQL: graphql.stop, services };
+  return { app, stopGraphQL: graphql.stop, services, dispatcher: container.resolve(WebhookDispatcher) };
 }
 
 function closeHttp(server: Server, timeoutMs: number): Promise<void> {
@@ -63,15 +65,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const runtime = await openRuntime(config, hooks);
   await runtime.queue.start(QUEUES);
-  const { app, stopGraphQL, services } = await createHttpApp({
-    config,
-    logger,
-    orm: runtime.orm,
-    queue: runtime.queue,
-    jwtSecret: runtime.jwtSecret,
-    refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL,
-  });
-  const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, config, logger }) : null;
+  const { app, stopGraphQL, services, dispatcher } = await createHttpApp({ ...runtime, logger, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
+  const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, config, logger }) : null;
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
   });

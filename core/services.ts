@@ -10,6 +10,8 @@ import type { ContractsService } from './contracts/contracts.service.js';
 import type { CustomAttributesService } from './custom-attributes/custom-attributes.service.js';
 import type { CustomersService } from './customers/customers.service.js';
 import type { EventsService } from './events/events.service.js';
+import type { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service.js';
+import type { WebhookEndpointsService } from './webhooks/webhook-endpoints.service.js';
 import type { MeasurementsService } from './measurements/measurements.service.js';
 import type { MetersService } from './meters/meters.service.js';
 import type { MposService } from './mpos/mpos.service.js';
@@ -44,4 +46,6 @@ export interface Services {
   prepaymentAmounts: PrepaymentAmountsService;
   prepaymentRequests: PrepaymentRequestsService;
   events: EventsService;
+  webhookEndpoints: WebhookEndpointsService;
+  webhookDeliveries: WebhookDeliveriesService;
 }

@@ -8,6 +8,7 @@ import { CustomAttributeResolver, CustomerResolver, ProductResolver, UserResolve
 import { MeterResolver, MpoResolver } from './resolvers/meter.resolver.js';
 import { PaymentMethodResolver, PaymentResolver, PrepaymentAmountResolver, PrepaymentRequestResolver } from './resolvers/payment.resolver.js';
 import { EventResolver } from './resolvers/event.resolver.js';
+import { WebhookEndpointResolver } from './resolvers/webhook.resolver.js';
 import { SiteResolver } from './resolvers/site.resolver.js';
 import { PriceComponentGroupResolver, PriceComponentResolver, PriceResolver, ProductPricesResolver, TaxRateResolver, TemplateResolver } from './resolvers/billing.resolver.js';
 
@@ -41,6 +42,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       PrepaymentAmountResolver,
       PrepaymentRequestResolver,
       EventResolver,
+      WebhookEndpointResolver,
     ],
     validate: false,
     globalMiddlewares: [writesNeedAdmin],

@@ -63,7 +63,7 @@ function operation(route: RouteSpec): Record<string, unknown> {
     responses: {
       [route.response.status]: {
         description: route.response.description,
-        content: { 'application/json': { schema: jsonSchema(route.response.schema, 'output') } },
+        ...(route.response.schema ? { content: { 'application/json': { schema: jsonSchema(route.response.schema, 'output') } } } : {}),
       },
       ...Object.fromEntries([...new Set(errorStatuses)].sort().map((status) => [status, { description: ERROR_DESCRIPTIONS[status], content: problem }])),
     },

@@ -10,6 +10,8 @@ export interface ResourceDefinition<V> {
   singular: string;
   plural: string;
   view: z.ZodType;
+  /** The answer to POST when it shows more than reads do (a secret shown once). */
+  createdView?: z.ZodType;
   service: ResourceService<V>;
   /** Body of POST; omitted when the resource cannot be created over REST. */
   create?: z.ZodType;
@@ -40,7 +42,7 @@ export function resourceRoutes<V extends { id: string }>(resource: ResourceDefin
       summary: `Create a ${lower(singular)}`,
       tag,
       body: resource.create,
-      response: { status: 201, description: `The created ${lower(singular)}`, schema: view },
+      response: { status: 201, description: `The created ${lower(singular)}`, schema: resource.createdView ?? view },
       errors,
       handle: async ({ actor, body }) => {
         const created = await create(actor, body);

@@ -51,7 +51,8 @@ function handler(route: RouteSpec): RequestHandler {
       body: route.body ? bodyOf(route, req) : undefined,
     });
     if (result.location) res.location(result.location);
-    res.status(result.status).json(result.body);
+    if (result.body === undefined) res.status(result.status).end();
+    else res.status(result.status).json(result.body);
   };
 }
 

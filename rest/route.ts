@@ -36,7 +36,8 @@ export interface RouteSpec {
   /** Body size limit (default 1mb). */
   bodyLimit?: string;
   query?: z.ZodType;
-  response: { status: number; description: string; schema: z.ZodType };
+  /** `schema` omitted: no body (204). */
+  response: { status: number; description: string; schema?: z.ZodType };
   /** Error statuses this operation may answer besides the common ones. */
   errors?: number[];
   handle(input: RouteInput): Promise<RouteResult>;

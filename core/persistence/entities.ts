@@ -11,6 +11,7 @@ import { MeasurementDayEntity, SparseReadingEntity } from './measurements/measur
 import { MeterEntity } from './meters/meter.persistence.js';
 import { PaymentEntity, PaymentMethodEntity, PrepaymentAmountEntity, PrepaymentRequestEntity } from './payments/payment.persistence.js';
 import { EventEntity } from './events/event.persistence.js';
+import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookLeaseEntity } from './webhooks/webhook.persistence.js';
 import { MpoEntity } from './mpos/mpo.persistence.js';
 import { ProductEntity } from './products/product.persistence.js';
 import { SiteEntity } from './sites/site.entity.js';
@@ -44,4 +45,7 @@ export const entities = [
   PrepaymentAmountEntity,
   PrepaymentRequestEntity,
   EventEntity,
+  WebhookEndpointEntity,
+  WebhookLeaseEntity,
+  WebhookDeliveryEntity,
 ];

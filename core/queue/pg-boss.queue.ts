@@ -10,6 +10,15 @@ export interface QueueSettings {
 }
 
 /**
+ * `stately`: one job waiting and one running per key (balancing: per site). `short`: one waiting per
+ * key, the handler keeps running ones apart itself (webhooks: a lease per endpoint).
+ */
+export interface QueueDefinition {
+  name: string;
+  policy: 'stately' | 'short';
+}
+
+/**
  * pg-boss on the service's own PostgreSQL (its own schema). Queues are `stately` per key: one job
  * waiting and one running per site, which is both the coalescing and the per-site exclusivity.
  * Failures retry with exponential backoff and end in pg-boss's `failed` state.
@@ -26,13 +35,13 @@ export class PgBossQueue implements JobQueue {
     });
   }
 
-  async start(queues: readonly string[]): Promise<void> {
+  async start(queues: readonly QueueDefinition[]): Promise<void> {
     await this.boss.start();
-    for (const name of queues) {
+    for (const { name, policy } of queues) {
       const options = { retryLimit: this.settings.retryLimit, retryDelay: this.settings.retryDelaySeconds, retryBackoff: true, notify: true };
       // The policy is fixed at creation; the timers follow the configuration at every start.
       if (await this.boss.getQueue(name)) await this.boss.updateQueue(name, options);
-      else await this.boss.createQueue(name, { ...options, policy: 'stately' });
+      else await this.boss.createQueue(name, { ...options, policy });
       this.ready.add(name);
     }
   }
@@ -43,8 +52,10 @@ export class PgBossQueue implements JobQueue {
     if (worker) this.boss.notifyWorker(worker);
   }
 
-  async work<T extends object>(queue: string, handler: JobHandler<T>): Promise<void> {
-    const id = await this.boss.work<T>(queue, { batchSize: 1, pollingIntervalSeconds: this.settings.pollSeconds, notifyPollingIntervalSeconds: this.settings.pollSeconds }, async ([job]) => {
+  /** `concurrency` jobs of the queue at once in this process (of different keys). */
+  async work<T extends object>(queue: string, handler: JobHandler<T>, concurrency = 1): Promise<void> {
+    const options = { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: this.settings.pollSeconds, notifyPollingIntervalSeconds: this.settings.pollSeconds };
+    const id = await this.boss.work<T>(queue, options, async ([job]) => {
       if (job) await handler(job.data);
     });
     this.workers.set(queue, id);

@@ -1,10 +1,21 @@
+import { z } from 'zod';
 import { eventView, listEventsQuery } from '../../core/events/events.commands.js';
 import type { Services } from '../../core/services.js';
+import {
+  createWebhookEndpointCommand,
+  deliveryView,
+  listDeliveriesQuery,
+  listWebhookEndpointsQuery,
+  updateWebhookEndpointCommand,
+  webhookEndpointView,
+  webhookEndpointWithSecretView,
+} from '../../core/webhooks/webhooks.commands.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';
 
 /** The event log and webhook endpoints (design.md §8). */
 export function eventRoutes(s: Services): RouteSpec[] {
+  const endpoint = '/v1/webhook-endpoints/{id}';
   return [
     ...resourceRoutes({
       path: '/v1/events',
@@ -15,5 +26,71 @@ export function eventRoutes(s: Services): RouteSpec[] {
       service: s.events,
       list: listEventsQuery,
     }),
+    ...resourceRoutes({
+      path: '/v1/webhook-endpoints',
+      tag: 'Webhooks',
+      singular: 'WebhookEndpoint',
+      plural: 'WebhookEndpoints',
+      view: webhookEndpointView,
+      createdView: webhookEndpointWithSecretView,
+      service: s.webhookEndpoints,
+      create: createWebhookEndpointCommand,
+      list: listWebhookEndpointsQuery,
+      update: updateWebhookEndpointCommand,
+    }),
+    {
+      method: 'delete',
+      path: endpoint,
+      operationId: 'deleteWebhookEndpoint',
+      summary: 'Delete a webhook endpoint and its delivery log',
+      tag: 'Webhooks',
+      response: { status: 204, description: 'Deleted' },
+      errors: [404],
+      handle: async ({ actor, params }) => {
+        await s.webhookEndpoints.delete(actor, params.id!);
+        return { status: 204, body: undefined };
+      },
+    },
+    {
+      method: 'post',
+      path: `${endpoint}/rotate-secret`,
+      operationId: 'rotateWebhookEndpointSecret',
+      summary: 'A new signing secret (shown once); the old one keeps signing for 24 hours',
+      tag: 'Webhooks',
+      response: { status: 200, description: 'The endpoint with its new secret', schema: webhookEndpointWithSecretView },
+      errors: [404],
+      handle: async ({ actor, params }) => ({ status: 200, body: await s.webhookEndpoints.rotateSecret(actor, params.id!) }),
+    },
+    {
+      method: 'get',
+      path: `${endpoint}/deliveries`,
+      operationId: 'listWebhookDeliveries',
+      summary: 'The delivery log of an endpoint, newest first, with every attempt',
+      tag: 'Webhooks',
+      query: listDeliveriesQuery,
+      response: { status: 200, description: 'A page of deliveries', schema: z.object({ data: z.array(deliveryView), total: z.number().int() }) },
+      errors: [404],
+      handle: async ({ actor, params, query }) => ({ status: 200, body: await s.webhookDeliveries.listForEndpoint(actor, params.id!, query) }),
+    },
+    {
+      method: 'get',
+      path: '/v1/webhook-deliveries/{id}',
+      operationId: 'getWebhookDelivery',
+      summary: 'Read a delivery with its attempts',
+      tag: 'Webhooks',
+      response: { status: 200, description: 'The delivery', schema: deliveryView },
+      errors: [404],
+      handle: async ({ actor, params }) => ({ status: 200, body: await s.webhookDeliveries.get(actor, params.id!) }),
+    },
+    {
+      method: 'post',
+      path: '/v1/webhook-deliveries/{id}/retry',
+      operationId: 'retryWebhookDelivery',
+      summary: 'Send a delivery again now (a replay when it was delivered)',
+      tag: 'Webhooks',
+      response: { status: 202, description: 'The delivery, pending again', schema: deliveryView },
+      errors: [404],
+      handle: async ({ actor, params }) => ({ status: 202, body: await s.webhookDeliveries.retry(actor, params.id!) }),
+    },
   ];
 }

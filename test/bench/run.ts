@@ -44,7 +44,7 @@ interface Started {
 async function startProcess(command: string, url: string, ready: RegExp, env: Record<string, string> = {}): Promise<Started> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', command], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, DATABASE_URL: url, JWT_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
+    env: { ...process.env, DATABASE_URL: url, JWT_SECRET: SECRET, WEBHOOK_SECRET_KEY: SECRET, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   const started = await startProcess('serve', url, /listening on (http:\/\/\S+)/, { WORKER: 'off' });
   const service = { baseUrl: started.ready, stop: started.stop };
   try {
-    const account = (await runCli(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET }), ['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test'])) as Record<string, string>;
+    const account = (await runCli(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET, WEBHOOK_SECRET_KEY: SECRET }), ['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test'])) as Record<string, string>;
     const grant = await new Api(service.baseUrl).post('/v1/oauth', { grantType: 'api_token', token: account.apiToken });
     const api = new Api(service.baseUrl, grant.body.accessToken);
     const site = (await api.post('/v1/sites', { name: 'Bench', type: 'unbalanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;

@@ -4,7 +4,8 @@ import { loadConfig } from '../../app/config.js';
 import { buildContainer, resolveServices } from '../../app/container.js';
 import { openRuntime, type Runtime } from '../../app/runtime.js';
 import { QUEUES, startWorker } from '../../app/worker.js';
-import { startTestApp, TEST_JWT_SECRET, type SignedUp, type TestApp } from '../support/app.js';
+import { WebhookDispatcher } from '../../core/webhooks/webhook-dispatcher.js';
+import { startTestApp, TEST_JWT_SECRET, TEST_WEBHOOK_KEY, type SignedUp, type TestApp } from '../support/app.js';
 import { balancedSite, dayOfValues, waitForBalance } from '../support/balancing.js';
 import { queryRows } from '../support/database.js';
 
@@ -21,11 +22,12 @@ describe('balancing workers', () => {
   beforeAll(async () => {
     app = await startTestApp(FAST);
     a = await app.signUp('A');
-    const config = loadConfig({ DATABASE_URL: app.database.url, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_SIZE: '2', ...FAST });
+    const config = loadConfig({ DATABASE_URL: app.database.url, JWT_SECRET: TEST_JWT_SECRET, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY, LOG_LEVEL: 'silent', DB_POOL_SIZE: '2', ...FAST });
     second = await openRuntime(config);
     await second.queue.start(QUEUES);
-    const services = resolveServices(buildContainer({ ...second, refreshTokenTtlSeconds: 60 }));
-    stopSecond = (await startWorker({ ...second, balancing: services.balancing, config, logger: pino({ level: 'silent' }) })).stop;
+    const container = buildContainer({ ...second, refreshTokenTtlSeconds: 60 });
+    const worker = { balancing: resolveServices(container).balancing, webhooks: container.resolve(WebhookDispatcher) };
+    stopSecond = (await startWorker({ ...second, ...worker, config, logger: pino({ level: 'silent' }) })).stop;
   });
   afterAll(async () => {
     stopSecond();

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from './database.js';
 import { Api } from './http.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+export const TEST_WEBHOOK_KEY = 'test-key-for-webhook-secrets-at-rest-0123456789';
 
 export interface TestApp {
   url: string;
@@ -37,6 +38,7 @@ export async function startTestApp(env: Record<string, string> = {}, hooks: { on
   const config = loadConfig({
     DATABASE_URL: database.url,
     JWT_SECRET: TEST_JWT_SECRET,
+    WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',

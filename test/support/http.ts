@@ -39,6 +39,10 @@ export class Api {
     return this.request<T>('PATCH', path, body, headers);
   }
 
+  delete<T = any>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
+
   graphql<T = any>(query: string, variables: Record<string, unknown> = {}) {
     return this.request<T>('POST', '/graphql', { query, variables });
   }

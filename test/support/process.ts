@@ -9,7 +9,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * (Apollo installs its own SIGTERM handler outside of it).
  */
 export function spawnEbbs(args: string[], env: Record<string, string>): ChildProcess {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'DATABASE_URL' && key !== 'JWT_SECRET'));
+  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY'].includes(key)));
   return spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', ...args], {
     cwd: ROOT,
     env: { ...base, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },

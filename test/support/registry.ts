@@ -30,10 +30,14 @@ export interface World {
   prepaymentAmount: string;
   prepaymentRequest: string;
   event: string;
+  webhookEndpoint: string;
+  webhookDelivery: string;
 }
 
 export async function buildWorld(owner: SignedUp): Promise<World> {
   const api = owner.api;
+  // First, so that everything after it is delivered (and logged) to it.
+  const webhookEndpoint = await create(api, '/v1/webhook-endpoints', { url: 'https://hooks.example.com/ebbs', events: ['*'] });
   const site = await fixtures.site(api);
   const product = await fixtures.product(api, { prepaymentConfiguration: { cycle: 'monthly', dayOfMonth: 1 } });
   const customer = await fixtures.customer(api);
@@ -53,6 +57,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
   const prepaymentAmount = await create(api, '/v1/prepayment-amounts', { contractId: contract.id, amount: '60.00', validFrom: '2026-01-01' });
   const prepaymentRequest = await create(api, '/v1/prepayment-requests', { contractId: contract.id, startDate: '2026-01-01', endDate: '2026-04-01' });
   const event = (await api.get('/v1/events?limit=1')).body.data[0];
+  const delivery = (await api.get(`/v1/webhook-endpoints/${webhookEndpoint.id}/deliveries?limit=1`)).body.data[0];
   return {
     account: owner.accountId,
     user: owner.userId,
@@ -75,6 +80,8 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
     prepaymentAmount: prepaymentAmount.id,
     prepaymentRequest: prepaymentRequest.id,
     event: event.id,
+    webhookEndpoint: webhookEndpoint.id,
+    webhookDelivery: delivery.id,
   };
 }
 
@@ -101,10 +108,13 @@ export interface Fixture {
   createBody?(world: World, api: Api): Promise<Record<string, unknown>>;
   /** A valid merge patch. */
   patchBody?: Record<string, unknown>;
-  /** The collection a POST adds to, when it is not the operation's own path (batches). */
-  collection?: string;
-  /** GraphQL field names: a query by id, a list query, the mutations, and a batch creation answering a list. */
-  graphql?: { one: string; many?: string; create?: string; update?: string; batch?: string };
+  /** The collection a POST adds to, when it is not the operation's own path (batches, actions). */
+  collection?(world: World): string;
+  /**
+   * GraphQL field names: a query by id, a list query, the mutations, a batch creation answering a
+   * list, and actions (mutations taking just an `id`).
+   */
+  graphql?: { one: string; many?: string; create?: string; update?: string; batch?: string; actions?: string[] };
 }
 
 const unique = () => randomUUID().slice(0, 8);
@@ -231,7 +241,7 @@ Object.assign(REGISTRY, {
     graphql: { one: 'payment', many: 'payments', create: 'createPayment', update: 'updatePayment', batch: 'createPayments' },
   },
   '/v1/payments/batch': {
-    collection: '/v1/payments',
+    collection: () => '/v1/payments',
     createBody: async (w: World) => ({ payments: [paymentBody(w), paymentBody(w)] }),
   },
   '/v1/prepayment-amounts': {
@@ -246,6 +256,27 @@ Object.assign(REGISTRY, {
     graphql: { one: 'prepaymentRequest', many: 'prepaymentRequests', create: 'createPrepaymentRequest' },
   },
   '/v1/events': { instance: 'event', graphql: { one: 'event', many: 'events' } },
+  '/v1/webhook-endpoints': {
+    instance: 'webhookEndpoint',
+    createBody: async () => ({ url: `https://hooks.example.com/${unique()}`, events: ['site.created', 'site.updated'] }),
+    patchBody: { headers: { 'X-Partner': 'changed' } },
+    graphql: {
+      one: 'webhookEndpoint',
+      many: 'webhookEndpoints',
+      create: 'createWebhookEndpoint',
+      update: 'updateWebhookEndpoint',
+      actions: ['deleteWebhookEndpoint', 'rotateWebhookEndpointSecret'],
+    },
+  },
+  '/v1/webhook-endpoints/{id}/rotate-secret': { instance: 'webhookEndpoint', collection: () => '/v1/webhook-endpoints', createBody: async () => ({}) },
+  '/v1/webhook-endpoints/{id}/deliveries': { instance: 'webhookEndpoint' },
+  '/v1/webhook-deliveries': { instance: 'webhookDelivery' },
+  '/v1/webhook-deliveries/{id}/retry': {
+    instance: 'webhookDelivery',
+    collection: (w: World) => `/v1/webhook-endpoints/${w.webhookEndpoint}/deliveries`,
+    createBody: async () => ({}),
+    graphql: { one: 'webhookEndpoint', actions: ['retryWebhookDelivery'] },
+  },
 } satisfies Record<string, Fixture>);
 
 /** Operations that need no token; they have their own tests (test/e2e/auth.test.ts). */

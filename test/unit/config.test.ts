@@ -12,7 +12,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET: must be at least 32 characters/);
   });
 
-  it('has no default secret: an external database needs JWT_SECRET', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/ebbs' })).toThrow(/JWT_SECRET: required when DATABASE_URL is set/);
+  it('has no default secret: an external database needs JWT_SECRET and WEBHOOK_SECRET_KEY', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://localhost/ebbs' })).toThrow(/JWT_SECRET: required when DATABASE_URL is set[\s\S]*WEBHOOK_SECRET_KEY: required when DATABASE_URL is set/);
   });
 });

@@ -56,13 +56,22 @@ export class MikroEventOutbox implements EventOutbox {
       entity_id: event.entityId,
       data: event.data,
     }));
+    // One statement: the events, and a pending delivery for every enabled endpoint that wants them.
     await this.em.execute(
-      `insert into events (id, account_id, type, user_id, site_ids, entity_id, data, created_at)
-       select gen_random_uuid(), (r.value->>'account_id')::uuid, r.value->>'type', (r.value->>'user_id')::uuid,
-              (r.value->'site_ids')::jsonb, (r.value->>'entity_id')::uuid, (r.value->'data')::jsonb, ?
-         from json_array_elements(?::json) with ordinality as r(value, n)
-        order by r.n`,
-      [now, JSON.stringify(rows)],
+      `with written as (
+         insert into events (id, account_id, type, user_id, site_ids, entity_id, data, created_at)
+         select gen_random_uuid(), (r.value->>'account_id')::uuid, r.value->>'type', (r.value->>'user_id')::uuid,
+                (r.value->'site_ids')::jsonb, (r.value->>'entity_id')::uuid, (r.value->'data')::jsonb, ?
+           from json_array_elements(?::json) with ordinality as r(value, n)
+          order by r.n
+         returning id, account_id, type, entity_id, sequence
+       )
+       insert into webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, entity_id, event_sequence, state, attempts, next_attempt_at, created_at, updated_at)
+       select gen_random_uuid(), w.account_id, endpoint.id, w.id, w.type, w.entity_id, w.sequence, 'pending', '[]'::jsonb, ?, ?, ?
+         from written w
+         join webhook_endpoints endpoint on endpoint.account_id = w.account_id and endpoint.enabled
+          and (endpoint.events @> jsonb_build_array(w.type) or endpoint.events @> '["*"]'::jsonb)`,
+      [now, JSON.stringify(rows), now, now, now],
     );
   }
 }

@@ -1,0 +1,187 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainEvent, type EventType } from '../../domain/events/event.js';
+import { WebhookDelivery, WebhookEndpoint, type DeliveryAttempt, type DeliveryState } from '../../domain/webhooks/webhook.js';
+import type { Page, PageQuery } from '../../pagination.js';
+import type { AttemptResult, DueDelivery, WebhookDeliveryRepository, WebhookEndpointRepository } from '../../webhooks/webhooks.repository.js';
+import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { AccountEntity } from '../accounts/account.entities.js';
+import { EventEntity } from '../events/event.persistence.js';
+
+export const WebhookEndpointEntity = defineEntity({
+  class: WebhookEndpoint,
+  tableName: 'webhook_endpoints',
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    url: p.string().length(2000),
+    events: p.json<string[]>(),
+    headers: p.json<Record<string, string>>(),
+    enabled: p.boolean(),
+    secret: p.text(),
+    previousSecret: p.text().nullable(),
+    previousSecretExpiresAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+/** The delivery lease of an endpoint (one sender at a time); not part of the domain object. */
+export class WebhookLease {
+  accountId!: string;
+  endpointId!: string;
+  token!: string;
+  until!: Date;
+}
+
+export const WebhookLeaseEntity = defineEntity({
+  class: WebhookLease,
+  tableName: 'webhook_leases',
+  properties: {
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    endpointId: () => p.manyToOne(WebhookEndpointEntity).mapToPk().fieldName('endpoint_id').primary().deleteRule('cascade'),
+    token: p.uuid(),
+    until: p.datetime(3),
+  },
+});
+
+export const WebhookDeliveryEntity = defineEntity({
+  class: WebhookDelivery,
+  tableName: 'webhook_deliveries',
+  indexes: [
+    { properties: ['accountId', 'endpointId', 'createdAt'] },
+    { name: 'webhook_deliveries_pending_by_entity', properties: ['endpointId', 'entityId', 'eventSequence'], where: "state = 'pending'" },
+    { name: 'webhook_deliveries_pending_due', properties: ['nextAttemptAt'], where: "state = 'pending'" },
+  ],
+  properties: {
+    id: p.uuid().primary(),
+    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    endpointId: () => p.manyToOne(WebhookEndpointEntity).mapToPk().fieldName('endpoint_id').deleteRule('cascade'),
+    eventId: () => p.manyToOne(EventEntity).mapToPk().fieldName('event_id'),
+    eventType: p.string().length(40),
+    entityId: p.uuid(),
+    eventSequence: p.bigint('string'),
+    state: p.string().length(16),
+    attempts: p.json<DeliveryAttempt[]>(),
+    nextAttemptAt: p.datetime(3).nullable(),
+    deliveredAt: p.datetime(3).nullable(),
+    createdAt: p.datetime(3),
+    updatedAt: p.datetime(3),
+  },
+});
+
+export class MikroWebhookEndpointRepository extends AccountScopedRepository<WebhookEndpoint> implements WebhookEndpointRepository {
+  constructor(em: EntityManager) {
+    super(em, WebhookEndpointEntity);
+  }
+
+  async remove(endpoint: WebhookEndpoint): Promise<void> {
+    // The log goes with its endpoint (foreign keys cascade); the events stay.
+    await this.em.nativeDelete(WebhookEndpointEntity, { accountId: endpoint.accountId, id: endpoint.id });
+  }
+
+  findAnyById(id: string): Promise<WebhookEndpoint | null> {
+    // A fresh read each round: the worker notices a disabled endpoint or a rotated secret at once.
+    return this.em.fork().findOne(WebhookEndpointEntity, { id });
+  }
+}
+
+interface DueRow {
+  id: string;
+  entity_id: string;
+  attempt_count: number;
+  event_id: string;
+  account_id: string;
+  sequence: string;
+  type: EventType;
+  user_id: string | null;
+  site_ids: string[];
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  findById(accountId: string, id: string): Promise<WebhookDelivery | null> {
+    return this.em.findOne(WebhookDeliveryEntity, { accountId, id });
+  }
+
+  async listForEndpoint(accountId: string, endpointId: string, filter: { state?: DeliveryState }, page: PageQuery): Promise<Page<WebhookDelivery>> {
+    const [items, total] = await this.em.findAndCount(
+      WebhookDeliveryEntity,
+      { accountId, endpointId, ...(filter.state ? { state: filter.state } : {}) },
+      { orderBy: { eventSequence: 'desc', createdAt: 'desc' }, limit: page.limit, offset: page.offset },
+    );
+    return { items, total };
+  }
+
+  async endpointsWithDueDeliveries(now: Date): Promise<string[]> {
+    const rows = await this.em.execute<{ endpoint_id: string }[]>(
+      `select distinct endpoint_id from webhook_deliveries where state = 'pending' and next_attempt_at <= ?`,
+      [now],
+    );
+    return rows.map((row) => row.endpoint_id);
+  }
+
+  async due(endpointId: string, now: Date, limit: number): Promise<DueDelivery[]> {
+    const rows = await this.em.execute<DueRow[]>(
+      `select d.id, d.entity_id, jsonb_array_length(d.attempts) as attempt_count,
+              e.id as event_id, e.account_id, e.sequence, e.type, e.user_id, e.site_ids, e.data, e.created_at
+         from webhook_deliveries d join events e on e.id = d.event_id
+        where d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= ?
+          and not exists (select 1 from webhook_deliveries held
+                           where held.endpoint_id = d.endpoint_id and held.entity_id = d.entity_id and held.state = 'pending'
+                             and held.event_sequence < d.event_sequence and held.next_attempt_at > ?)
+        order by d.event_sequence
+        limit ?`,
+      [endpointId, now, now, limit],
+    );
+    return rows.map((row) => ({
+      delivery: { id: row.id, entityId: row.entity_id, attemptCount: Number(row.attempt_count) },
+      event: Object.assign(new DomainEvent(), {
+        id: row.event_id,
+        accountId: row.account_id,
+        sequence: row.sequence,
+        type: row.type,
+        userId: row.user_id,
+        siteIds: row.site_ids,
+        entityId: row.entity_id,
+        data: row.data,
+        createdAt: new Date(row.created_at),
+      }),
+    }));
+  }
+
+  async recordAttempts(results: readonly AttemptResult[], now: Date): Promise<void> {
+    if (results.length === 0) return;
+    await this.em.execute(
+      `update webhook_deliveries d
+          set attempts = d.attempts || jsonb_build_array(r.value->'attempt'),
+              state = r.value->>'state',
+              next_attempt_at = (r.value->>'nextAttemptAt')::timestamptz,
+              delivered_at = case when r.value->>'state' = 'delivered' then ?::timestamptz else d.delivered_at end,
+              updated_at = ?
+         from jsonb_array_elements(?::jsonb) as r(value)
+        where d.id = (r.value->>'deliveryId')::uuid`,
+      [now, now, JSON.stringify(results)],
+    );
+  }
+
+  async takeLease(endpointId: string, token: string, until: Date, now: Date): Promise<boolean> {
+    const rows = await this.em.execute<{ endpoint_id: string }[]>(
+      `insert into webhook_leases (account_id, endpoint_id, token, until)
+       select account_id, id, ?, ? from webhook_endpoints where id = ?
+       on conflict (endpoint_id) do update set token = excluded.token, until = excluded.until
+        where webhook_leases.token = excluded.token or webhook_leases.until < ?
+       returning endpoint_id`,
+      [token, until, endpointId, now],
+    );
+    return rows.length > 0;
+  }
+
+  async releaseLease(endpointId: string, token: string): Promise<void> {
+    await this.em.execute('delete from webhook_leases where endpoint_id = ? and token = ?', [endpointId, token]);
+  }
+}
