@@ -8,3 +8,11 @@ export interface ResourceRepository<T, F extends object = object> {
   /** Ordered by createdAt, then id. */
   list(accountId: string, filter: F, page: PageQuery): Promise<Page<T>>;
 }
+
+/** A resource internal tools may delete when nothing refers to it (design.md §8). */
+export interface DeletableRepository<T> {
+  /** What refers to the record, e.g. `2 meters`; empty when it can go. */
+  referencesTo(accountId: string, id: string): Promise<string[]>;
+  /** Staged: the row is deleted when the unit of work commits. */
+  remove(entity: T): void;
+}

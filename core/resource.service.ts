@@ -16,6 +16,8 @@ export interface ResourceService<V> {
   get(actor: Actor, id: string): Promise<V>;
   list(actor: Actor, query: unknown): Promise<ListResult<V>>;
   update?(actor: Actor, id: string, patch: unknown): Promise<V>;
+  /** Answers the deleted resource as it was. */
+  delete?(actor: Actor, id: string): Promise<V>;
 }
 
 /** Loads a record of the caller's account; unknown, malformed and foreign ids are all 404. */

@@ -12,6 +12,8 @@ export interface CrudOptions<V> {
   input?: ClassType;
   /** False for resources that are created but never changed (MPOs). */
   updatable?: boolean;
+  /** Adds `delete<Name>(id)` for internal tools (the REST API has no DELETE for these). */
+  deletable?: boolean;
   service(context: GraphQLContext): ResourceService<V>;
 }
 
@@ -53,5 +55,14 @@ export function crudResolver<V>(options: CrudOptions<V>) {
       return options.service(context).update!(context.actor, id, toPlain(body));
     }
   }
-  return UpdatableResolver;
+  if (!options.deletable) return UpdatableResolver;
+
+  @Resolver()
+  abstract class DeletableResolver extends UpdatableResolver {
+    @Mutation(() => options.type, { name: `delete${options.name}`, description: 'Deletes it when nothing refers to it (409 naming what does); answers it as it was' })
+    remove(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext) {
+      return options.service(context).delete!(context.actor, id);
+    }
+  }
+  return DeletableResolver;
 }

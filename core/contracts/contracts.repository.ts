@@ -1,7 +1,7 @@
 import type { Contract, ContractMeter } from '../domain/contracts/contract.js';
-import type { ResourceRepository } from '../resource.repository.js';
+import type { DeletableRepository, ResourceRepository } from '../resource.repository.js';
 
-export interface ContractRepository extends ResourceRepository<Contract, { siteId?: string; customerId?: string; electricityProductId?: string }> {
+export interface ContractRepository extends ResourceRepository<Contract, { siteId?: string; customerId?: string; electricityProductId?: string }>, DeletableRepository<Contract> {
   isNumberTaken(accountId: string, number: string, exceptId?: string): Promise<boolean>;
   findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<Contract[]>;
   findBySiteIds(accountId: string, siteIds: readonly string[]): Promise<Contract[]>;

@@ -6,6 +6,7 @@ import type { CustomAttributesService, PresentValues } from '../custom-attribute
 import type { CustomerRepository } from '../customers/customers.repository.js';
 import { Contract } from '../domain/contracts/contract.js';
 import { ConflictError } from '../errors.js';
+import { deleteUnreferenced } from '../deletion.js';
 import { mergeUpdate } from '../patching.js';
 import type { ProductRepository } from '../products/products.service.js';
 import { assertReferences } from '../references.js';
@@ -98,6 +99,18 @@ export class ContractsService implements ResourceService<ContractView> {
       Object.assign(contract, { ...merged, customAttributes, updatedAt: clock.now() });
       const view = present(contract, values);
       await this.deps.outbox.record([{ ...causedBy(actor), type: 'contract.updated', entityId: view.id, data: view, siteIds: [...new Set([previousSite, contract.siteId])] }]);
+      return view;
+    });
+  }
+
+  /** For internal tools (GraphQL): a contract without meters, payments and prepayments. */
+  async delete(actor: Actor, id: string): Promise<ContractView> {
+    const { contracts, attributes, uow } = this.deps;
+    return uow.transactional(async () => {
+      const contract = await loadOwned(contracts, actor, 'contract', id);
+      const view = present(contract, await attributes.presenter(actor.accountId, 'contract'));
+      await deleteUnreferenced(contracts, actor, 'contract', contract);
+      await this.deps.outbox.record([{ ...causedBy(actor), type: 'contract.deleted', entityId: contract.id, data: view, siteIds: [contract.siteId] }]);
       return view;
     });
   }

@@ -5,6 +5,7 @@ import type { CustomAttributesService, PresentValues } from '../custom-attribute
 import { presentAddress } from '../domain/addresses/address.js';
 import { Customer } from '../domain/customers/customer.js';
 import { ConflictError } from '../errors.js';
+import { deleteUnreferenced } from '../deletion.js';
 import { mergeUpdate } from '../patching.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { ContractRepository } from '../contracts/contracts.repository.js';
@@ -94,6 +95,17 @@ export class CustomersService implements ResourceService<CustomerView> {
       Object.assign(customer, { ...merged, customAttributes, updatedAt: this.clock.now() });
       const view = present(customer, values);
       await this.outbox.record([{ ...causedBy(actor), type: 'customer.updated', entityId: view.id, data: view, siteIds: await sitesOfCustomer(this.contracts, actor.accountId, customer.id) }]);
+      return view;
+    });
+  }
+
+  /** For internal tools (GraphQL): a customer without contracts and payment methods. */
+  async delete(actor: Actor, id: string): Promise<CustomerView> {
+    return this.uow.transactional(async () => {
+      const customer = await loadOwned(this.customers, actor, 'customer', id);
+      const view = present(customer, await this.attributes.presenter(actor.accountId, 'customer'));
+      await deleteUnreferenced(this.customers, actor, 'customer', customer);
+      await this.outbox.record([{ ...causedBy(actor), type: 'customer.deleted', entityId: customer.id, data: view, siteIds: [] }]);
       return view;
     });
   }

@@ -1,7 +1,7 @@
 import type { Meter } from '../domain/meters/meter.js';
-import type { ResourceRepository } from '../resource.repository.js';
+import type { DeletableRepository, ResourceRepository } from '../resource.repository.js';
 
-export interface MeterRepository extends ResourceRepository<Meter, { siteId?: string }> {
+export interface MeterRepository extends ResourceRepository<Meter, { siteId?: string }>, DeletableRepository<Meter> {
   isIdentifierTaken(accountId: string, identifier: string, exceptId?: string): Promise<boolean>;
   findGridMeter(accountId: string, siteId: string): Promise<Meter | null>;
   /** Virtual meters of a site, for cycle checks. */

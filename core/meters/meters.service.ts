@@ -9,6 +9,7 @@ import { Meter } from '../domain/meters/meter.js';
 import { isVirtualMpo } from '../domain/mpos/mpo.js';
 import { ConflictError, ValidationError, type FieldError } from '../errors.js';
 import type { MpoRepository } from '../mpos/mpos.repository.js';
+import { deleteUnreferenced } from '../deletion.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReferences } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
@@ -108,6 +109,18 @@ export class MetersService implements ResourceService<MeterView> {
       Object.assign(meter, { ...merged, startDate: new Date(merged.startDate), formula: formula.components, customAttributes, updatedAt: clock.now() });
       const view = present(meter, values);
       await this.deps.outbox.record([{ ...causedBy(actor), type: 'meter.updated', entityId: view.id, data: view, siteIds: [meter.siteId] }]);
+      return view;
+    });
+  }
+
+  /** For internal tools (GraphQL): a meter without assignments, settings, formulas naming it or data. */
+  async delete(actor: Actor, id: string): Promise<MeterView> {
+    const { meters, attributes, uow } = this.deps;
+    return uow.transactional(async () => {
+      const meter = await loadOwned(meters, actor, 'meter', id);
+      const view = present(meter, await attributes.presenter(actor.accountId, 'meter'));
+      await deleteUnreferenced(meters, actor, 'meter', meter);
+      await this.deps.outbox.record([{ ...causedBy(actor), type: 'meter.deleted', entityId: meter.id, data: view, siteIds: [meter.siteId] }]);
       return view;
     });
   }

@@ -3,6 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { CustomerRepository } from '../customers/customers.repository.js';
 import { PaymentMethod } from '../domain/payments/payment-method.js';
+import { deleteUnreferenced } from '../deletion.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReference } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
@@ -72,7 +73,16 @@ export class PaymentMethodsService implements ResourceService<PaymentMethodView>
     });
   }
 
-  private async recorded(actor: Actor, type: 'payment_method.created' | 'payment_method.updated', method: PaymentMethod): Promise<PaymentMethodView> {
+  /** For internal tools (GraphQL): a payment method no payment names. */
+  async delete(actor: Actor, id: string): Promise<PaymentMethodView> {
+    return this.deps.uow.transactional(async () => {
+      const method = await loadOwned(this.deps.paymentMethods, actor, 'payment_method', id);
+      await deleteUnreferenced(this.deps.paymentMethods, actor, 'payment_method', method);
+      return this.recorded(actor, 'payment_method.deleted', method);
+    });
+  }
+
+  private async recorded(actor: Actor, type: `payment_method.${'created' | 'updated' | 'deleted'}`, method: PaymentMethod): Promise<PaymentMethodView> {
     const view = present(method);
     await this.deps.outbox.record([{ ...causedBy(actor), type, entityId: view.id, data: view, siteIds: await sitesOfCustomer(this.deps.contracts, actor.accountId, method.customerId) }]);
     return view;

@@ -1,9 +1,9 @@
 import type { Payment, PaymentState, PaymentType } from '../domain/payments/payment.js';
 import type { PaymentMethod } from '../domain/payments/payment-method.js';
 import type { PrepaymentAmount, PrepaymentRequest } from '../domain/payments/prepayment.js';
-import type { ResourceRepository } from '../resource.repository.js';
+import type { DeletableRepository, ResourceRepository } from '../resource.repository.js';
 
-export interface PaymentMethodRepository extends ResourceRepository<PaymentMethod, { customerId?: string }> {
+export interface PaymentMethodRepository extends ResourceRepository<PaymentMethod, { customerId?: string }>, DeletableRepository<PaymentMethod> {
   countForCustomer(accountId: string, customerId: string): Promise<number>;
   /** Makes every other payment method of the customer a non-default one, at once (one default per customer is a constraint). */
   clearDefault(accountId: string, customerId: string, exceptId: string): Promise<void>;

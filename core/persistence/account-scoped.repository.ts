@@ -16,6 +16,24 @@ export class AccountScopedRepository<T extends { id: string; accountId: string; 
     this.em.persist(entity);
   }
 
+  remove(entity: T): void {
+    this.em.remove(entity);
+  }
+
+  /**
+   * Rows of other tables that refer to a record, counted in one statement: `references` maps a
+   * label to `table.column`. Answers e.g. `['2 meters']`.
+   */
+  protected async countReferences(accountId: string, id: string, references: Record<string, `${string}.${string}`>): Promise<string[]> {
+    const labels = Object.keys(references);
+    const counts = labels.map((label, index) => {
+      const [table, column] = references[label]!.split('.');
+      return `(select count(*) from ${table} where account_id = ? and ${column} = ?) as c${index}`;
+    });
+    const [row] = await this.em.execute<Record<string, string>[]>(`select ${counts.join(', ')}`, labels.flatMap(() => [accountId, id]));
+    return labels.flatMap((label, index) => (Number(row![`c${index}`]) > 0 ? [`${row![`c${index}`]} ${label}`] : []));
+  }
+
   findById(accountId: string, id: string): Promise<T | null> {
     return this.em.findOne(this.entity, { accountId, id } as FilterQuery<T>);
   }

@@ -1,4 +1,4 @@
 import type { Site } from '../domain/sites/site.js';
-import type { ResourceRepository } from '../resource.repository.js';
+import type { DeletableRepository, ResourceRepository } from '../resource.repository.js';
 
-export type SiteRepository = ResourceRepository<Site>;
+export type SiteRepository = ResourceRepository<Site> & DeletableRepository<Site>;

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { CustomAttributesService, PresentValues } from '../custom-attributes/custom-attributes.service.js';
 import { presentAddress } from '../domain/addresses/address.js';
 import { resolutionOf, Site, type SiteType } from '../domain/sites/site.js';
+import { deleteUnreferenced } from '../deletion.js';
 import { mergeUpdate } from '../patching.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import { causedBy, type EventOutbox } from '../events/outbox.js';
@@ -79,6 +80,17 @@ export class SitesService implements ResourceService<SiteView> {
       Object.assign(site, { ...merged, customAttributes, updatedAt: this.clock.now() });
       const view = present(site, values);
       await this.outbox.record([{ ...causedBy(actor), type: 'site.updated', entityId: view.id, data: view, siteIds: [site.id] }]);
+      return view;
+    });
+  }
+
+  /** For internal tools (GraphQL): a site nothing refers to. */
+  async delete(actor: Actor, id: string): Promise<SiteView> {
+    return this.uow.transactional(async () => {
+      const site = await loadOwned(this.sites, actor, 'site', id);
+      const view = present(site, await this.attributes.presenter(actor.accountId, 'site'));
+      await deleteUnreferenced(this.sites, actor, 'site', site);
+      await this.outbox.record([{ ...causedBy(actor), type: 'site.deleted', entityId: site.id, data: view, siteIds: [site.id] }]);
       return view;
     });
   }

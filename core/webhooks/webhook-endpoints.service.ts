@@ -81,7 +81,7 @@ export class WebhookEndpointsService implements ResourceService<WebhookEndpointV
   async delete(actor: Actor, id: string): Promise<WebhookEndpointView> {
     return this.deps.uow.transactional(async () => {
       const endpoint = await loadOwned(this.deps.endpoints, actor, 'webhook_endpoint', id);
-      await this.deps.endpoints.remove(endpoint);
+      this.deps.endpoints.remove(endpoint);
       return present(endpoint);
     });
   }

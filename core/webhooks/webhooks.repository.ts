@@ -4,8 +4,8 @@ import type { Page, PageQuery } from '../pagination.js';
 import type { ResourceRepository } from '../resource.repository.js';
 
 export interface WebhookEndpointRepository extends ResourceRepository<WebhookEndpoint> {
-  /** Removes the endpoint and its delivery log. */
-  remove(endpoint: WebhookEndpoint): Promise<void>;
+  /** Staged; its delivery log goes with it (foreign keys cascade), the events stay. */
+  remove(endpoint: WebhookEndpoint): void;
   /** Any account's endpoint: for the worker, which has no caller. */
   findAnyById(id: string): Promise<WebhookEndpoint | null>;
 }

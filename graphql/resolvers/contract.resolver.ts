@@ -29,6 +29,7 @@ export class ContractResolver extends crudResolver({
   list: ContractListType,
   args: ContractListArgs,
   input: ContractInput,
+  deletable: true,
   service: ({ services }) => services.contracts,
 }) {
   @FieldResolver(() => CustomerType)

@@ -15,6 +15,7 @@ export class CustomerResolver extends crudResolver({
   list: CustomerListType,
   args: ListArgs,
   input: CustomerInput,
+  deletable: true,
   service: ({ services }) => services.customers,
 }) {
   @FieldResolver(() => [ContractType])

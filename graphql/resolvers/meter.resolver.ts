@@ -27,6 +27,7 @@ export class MeterResolver extends crudResolver({
   list: MeterListType,
   args: MeterListArgs,
   input: MeterInput,
+  deletable: true,
   service: ({ services }) => services.meters,
 }) {
   @FieldResolver(() => SiteType)

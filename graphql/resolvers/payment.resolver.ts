@@ -28,6 +28,7 @@ export class PaymentMethodResolver extends crudResolver({
   list: PaymentMethodListType,
   args: PaymentMethodListArgs,
   input: PaymentMethodInput,
+  deletable: true,
   service: ({ services }) => services.paymentMethods,
 }) {}
 

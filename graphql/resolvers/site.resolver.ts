@@ -15,6 +15,7 @@ export class SiteResolver extends crudResolver({
   list: SiteListType,
   args: ListArgs,
   input: SiteInput,
+  deletable: true,
   service: ({ services }) => services.sites,
 }) {
   @FieldResolver(() => [MeterType])

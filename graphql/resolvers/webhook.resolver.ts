@@ -20,13 +20,9 @@ export class WebhookEndpointResolver extends crudResolver({
   list: WebhookEndpointListType,
   args: WebhookEndpointListArgs,
   input: WebhookEndpointInput,
+  deletable: true,
   service: ({ services }) => services.webhookEndpoints,
 }) {
-  @Mutation(() => WebhookEndpointType, { description: 'Deletes the endpoint and its delivery log' })
-  deleteWebhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
-    return services.webhookEndpoints.delete(actor, id);
-  }
-
   @Mutation(() => WebhookEndpointType, { description: 'A new secret (in the answer only); the old one signs along for 24 hours' })
   rotateWebhookEndpointSecret(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
     return services.webhookEndpoints.rotateSecret(actor, id);

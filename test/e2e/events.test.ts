@@ -108,3 +108,55 @@ describe('events: the transactional outbox', () => {
     expect(completed.data.startDateTime <= day && completed.data.endDateTime >= '2026-03-02T23:00:00.000Z').toBe(true);
   });
 });
+
+describe('deletions for internal tools', () => {
+  let app: TestApp;
+  let a: SignedUp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    a = await app.signUp('A');
+  });
+  afterAll(() => app.close());
+
+  const remove = (mutation: string, id: string) => a.api.graphql(`mutation($id: ID!) { ${mutation}(id: $id) { id } }`, { id });
+
+  it('deletes what nothing refers to, emitting .deleted, and names what refers to the rest', async () => {
+    const site = await fixtures.site(a.api);
+    const product = await fixtures.product(a.api);
+    const customer = await fixtures.customer(a.api);
+    const meter = await fixtures.meter(a.api, site.id);
+    const contract = await fixtures.contract(a.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
+    const method = await create(a.api, '/v1/payment-methods', { customerId: customer.id, type: 'bank_transfer' });
+
+    const blocked = await remove('deleteSite', site.id);
+    expect(blocked.body.errors[0].extensions.code).toBe('site_in_use');
+    expect(blocked.body.errors[0].message).toMatch(/1 meters, 1 contracts/);
+    expect((await remove('deleteCustomer', customer.id)).body.errors[0].message).toMatch(/1 contracts, 1 payment methods/);
+    expect((await a.api.get(`/v1/sites/${site.id}`)).status).toBe(200);
+
+    for (const [mutation, entity] of [['deletePaymentMethod', method], ['deleteContract', contract], ['deleteCustomer', customer], ['deleteMeter', meter], ['deleteSite', site]] as const) {
+      const deleted = await remove(mutation, entity.id);
+      expect(deleted.body, mutation).toEqual({ data: { [mutation]: { id: entity.id } } });
+    }
+    expect((await a.api.get(`/v1/sites/${site.id}`)).status).toBe(404);
+    const deletions = (await a.api.get('/v1/events?limit=1000')).body.data.filter((e: { type: string }) => e.type.endsWith('.deleted'));
+    expect(deletions.map((e: { type: string; entityId?: string; data: { id: string } }) => [e.type, e.data.id])).toEqual([
+      ['payment_method.deleted', method.id],
+      ['contract.deleted', contract.id],
+      ['customer.deleted', customer.id],
+      ['meter.deleted', meter.id],
+      ['site.deleted', site.id],
+    ]);
+    expect(deletions.find((e: { type: string }) => e.type === 'site.deleted').data).toMatchObject({ id: site.id, name: site.name });
+  });
+
+  it('keeps DELETE off the /v1 contract for these resources', async () => {
+    const site = await fixtures.site(a.api);
+    const response = await a.api.delete(`/v1/sites/${site.id}`);
+    expect(response.status).toBe(405);
+    const meterWithData = await fixtures.meter(a.api, site.id);
+    await a.api.post('/v1/measurements', { measurements: [{ meterId: meterWithData.id, timestamp: '2026-01-01T00:00:00.000Z', value: 1 }] });
+    expect((await remove('deleteMeter', meterWithData.id)).body.errors[0].extensions.code).toBe('meter_in_use');
+  });
+});

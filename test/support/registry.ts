@@ -132,7 +132,7 @@ export const REGISTRY: Record<string, Fixture> = {
     instance: 'site',
     createBody: async () => ({ name: `Site ${unique()}`, type: 'balanced_accurate', address }),
     patchBody: { name: 'Renamed' },
-    graphql: { one: 'site', many: 'sites', create: 'createSite', update: 'updateSite' },
+    graphql: { one: 'site', many: 'sites', create: 'createSite', update: 'updateSite', actions: ['deleteSite'] },
   },
   '/v1/electricity-products': {
     instance: 'product',
@@ -144,7 +144,7 @@ export const REGISTRY: Record<string, Fixture> = {
     instance: 'customer',
     createBody: async () => ({ lastName: `Customer ${unique()}` }),
     patchBody: { firstName: 'Changed' },
-    graphql: { one: 'customer', many: 'customers', create: 'createCustomer', update: 'updateCustomer' },
+    graphql: { one: 'customer', many: 'customers', create: 'createCustomer', update: 'updateCustomer', actions: ['deleteCustomer'] },
   },
   '/v1/mpos': {
     instance: 'mpo',
@@ -155,13 +155,13 @@ export const REGISTRY: Record<string, Fixture> = {
     instance: 'meter',
     createBody: async (w) => ({ siteId: w.site, mpoId: w.mpo, direction: 'consumer', identifier: `M-${unique()}`, measuring: 'readings_accurate', startDate: '2026-01-01T00:00:00.000Z' }),
     patchBody: { serial: 'Changed' },
-    graphql: { one: 'meter', many: 'meters', create: 'createMeter', update: 'updateMeter' },
+    graphql: { one: 'meter', many: 'meters', create: 'createMeter', update: 'updateMeter', actions: ['deleteMeter'] },
   },
   '/v1/contracts': {
     instance: 'contract',
     createBody: async (w) => ({ customerId: w.customer, electricityProductId: w.product, siteId: w.site, dunningBlock: false, startDate: '2026-01-01', number: `C-${unique()}` }),
     patchBody: { dunningBlock: true },
-    graphql: { one: 'contract', many: 'contracts', create: 'createContract', update: 'updateContract' },
+    graphql: { one: 'contract', many: 'contracts', create: 'createContract', update: 'updateContract', actions: ['deleteContract'] },
   },
   '/v1/contract-meters': {
     instance: 'contractMeter',
@@ -232,7 +232,7 @@ Object.assign(REGISTRY, {
     instance: 'paymentMethod',
     createBody: async (w: World) => ({ customerId: w.customer, type: 'bank_transfer', iban: 'GB82 WEST 1234 5698 7654 32' }),
     patchBody: { accountHolder: 'Changed' },
-    graphql: { one: 'paymentMethod', many: 'paymentMethods', create: 'createPaymentMethod', update: 'updatePaymentMethod' },
+    graphql: { one: 'paymentMethod', many: 'paymentMethods', create: 'createPaymentMethod', update: 'updatePaymentMethod', actions: ['deletePaymentMethod'] },
   },
   '/v1/payments': {
     instance: 'payment',

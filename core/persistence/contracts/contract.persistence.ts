@@ -57,6 +57,15 @@ export class MikroContractRepository
     super(em, ContractEntity);
   }
 
+  referencesTo(accountId: string, id: string): Promise<string[]> {
+    return this.countReferences(accountId, id, {
+      'contract meters': 'contract_meters.contract_id',
+      payments: 'payments.contract_id',
+      'prepayment amounts': 'prepayment_amounts.contract_id',
+      'prepayment requests': 'prepayment_requests.contract_id',
+    });
+  }
+
   async isNumberTaken(accountId: string, number: string, exceptId?: string): Promise<boolean> {
     return (await this.em.count(ContractEntity, { accountId, number, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0;
   }

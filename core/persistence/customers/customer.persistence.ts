@@ -37,6 +37,10 @@ export class MikroCustomerRepository extends AccountScopedRepository<Customer> i
     super(em, CustomerEntity);
   }
 
+  referencesTo(accountId: string, id: string): Promise<string[]> {
+    return this.countReferences(accountId, id, { contracts: 'contracts.customer_id', 'payment methods': 'payment_methods.customer_id' });
+  }
+
   async isNumberTaken(accountId: string, number: string, exceptId?: string): Promise<boolean> {
     return (await this.em.count(CustomerEntity, { accountId, number, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0;
   }

@@ -36,6 +36,11 @@ export class MikroMeterRepository extends AccountScopedRepository<Meter, { siteI
     super(em, MeterEntity);
   }
 
+  async referencesTo(accountId: string, id: string): Promise<string[]> {
+    const measured = await this.countReferences(accountId, id, { 'days of measurements': 'measurement_days.meter_id', readings: 'meter_readings.meter_id' });
+    return [...(await this.dependentsOf(accountId, id)), ...measured];
+  }
+
   async isIdentifierTaken(accountId: string, identifier: string, exceptId?: string): Promise<boolean> {
     return (await this.em.count(MeterEntity, { accountId, identifier, ...(exceptId ? { id: { $ne: exceptId } } : {}) })) > 0;
   }

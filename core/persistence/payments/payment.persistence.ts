@@ -98,6 +98,10 @@ export class MikroPaymentMethodRepository extends AccountScopedRepository<Paymen
     super(em, PaymentMethodEntity);
   }
 
+  referencesTo(accountId: string, id: string): Promise<string[]> {
+    return this.countReferences(accountId, id, { payments: 'payments.payment_method_id' });
+  }
+
   countForCustomer(accountId: string, customerId: string): Promise<number> {
     return this.em.count(PaymentMethodEntity, { accountId, customerId });
   }

@@ -8,4 +8,13 @@ export class MikroSiteRepository extends AccountScopedRepository<Site> implement
   constructor(em: EntityManager) {
     super(em, SiteEntity);
   }
+
+  referencesTo(accountId: string, id: string): Promise<string[]> {
+    return this.countReferences(accountId, id, {
+      meters: 'meters.site_id',
+      contracts: 'contracts.site_id',
+      'balancing settings': 'meter_balancing_settings.site_id',
+      'balancing results': 'balancing_days.site_id',
+    });
+  }
 }

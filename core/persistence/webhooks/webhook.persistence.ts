@@ -76,11 +76,6 @@ export class MikroWebhookEndpointRepository extends AccountScopedRepository<Webh
     super(em, WebhookEndpointEntity);
   }
 
-  async remove(endpoint: WebhookEndpoint): Promise<void> {
-    // The log goes with its endpoint (foreign keys cascade); the events stay.
-    await this.em.nativeDelete(WebhookEndpointEntity, { accountId: endpoint.accountId, id: endpoint.id });
-  }
-
   findAnyById(id: string): Promise<WebhookEndpoint | null> {
     // A fresh read each round: the worker notices a disabled endpoint or a rotated secret at once.
     return this.em.fork().findOne(WebhookEndpointEntity, { id });
