@@ -1,4 +1,4 @@
-import { calendarDateOf, offsetMs, startOfDay } from './calendar-date.js';
+import { addDays, addMonths, calendarDateOf, offsetMs, startOfDay } from './calendar-date.js';
 
 export const INTERVALS = ['PT15M', 'PT1H', 'P1D', 'P1M', 'P1Y'] as const;
 export type Interval = (typeof INTERVALS)[number];
@@ -15,16 +15,6 @@ export interface Bucket {
 }
 
 const FIXED_MS: Partial<Record<Interval, number>> = { PT15M: QUARTER_HOUR_MS, PT1H: 4 * QUARTER_HOUR_MS };
-
-function addMonths(date: string, months: number): string {
-  const [y, m] = date.split('-').map(Number) as [number, number];
-  const index = y * 12 + (m - 1) + months;
-  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}-01`;
-}
-
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 
 /** Whether an instant is a boundary of the interval's buckets in the zone. */

@@ -91,3 +91,22 @@ export function startOfDay(date: string, timeZone: string): Date {
 export function calendarDateOf(instant: Date, timeZone: string): string {
   return new Date(wallClock(instant.getTime(), timeZone)).toISOString().slice(0, 10);
 }
+
+const DAY_MS = 86_400_000;
+
+/** The calendar date `days` after `date` (negative: before). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The first day of the month `months` after the month of `date`. */
+export function addMonths(date: string, months: number): string {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  const index = y * 12 + (m - 1) + months;
+  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}-01`;
+}
+
+/** Days from `from` to `to` (calendar days, whatever the clocks do). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00.000Z`) - Date.parse(`${from}T00:00:00.000Z`)) / DAY_MS);
+}
