@@ -124,7 +124,9 @@ const scenario = fc.record({
   prepayments: fc.bigInt({ min: 0n, max: 100_000n }),
 });
 
-function inputOf(s: fc.Infer<typeof scenario>, periodStart = day(0), periodEnd = day(90)): DraftInput {
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function inputOf(s: Scenario, periodStart = day(0), periodEnd = day(90)): DraftInput {
   const energy = (index: 0 | 1) => new Map(s.energy.map((pair, n) => [day(n), pair[index]] as [string, bigint]));
   const taxes = s.taxChange === null ? [vat(1900)] : [vat(1900, '2020-01-01', day(s.taxChange), 'vat-19'), vat(700, day(s.taxChange), null, 'vat-7')];
   const kinds: EnergyKind[] = ['local_energy', 'grid_energy'];
