@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { draftInvoice, type DraftInput, type EnergyKind, type InvoiceDraft, type PricedComponent } from '../../../core/domain/billing/invoice-draft.js';
