@@ -1,11 +1,14 @@
 /**
  * `npm run bench`: starts the service on PostgreSQL in its own process, loads meter data through
  * the API the way partners send it (96 consecutive quarter hours per meter and request), loads
- * the same kind of rows with raw COPY as the baseline of this run, and prints one JSON object
- * as the last line of its output.
+ * the same kind of rows with raw COPY as the baseline of this run, measures webhook deliveries to a
+ * local receiver and what the outbox's fan-out adds to a write, and prints one JSON object as the
+ * last line of its output.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +22,9 @@ const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:543
 const QH = 15 * 60 * 1000;
 const DAY = 96 * QH;
 const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+/** http to 127.0.0.1 must pass where an endpoint is saved (service) and where it is sent to (worker); due deliveries every 0.1 s. */
+const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_POLL_SECONDS: '0.1' };
+const SITE = { name: 'S', type: 'balanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } };
 
 function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);
@@ -143,12 +149,132 @@ async function balanceSiteYear(api: Api, url: string): Promise<{ balance_site_ye
   return { balance_site_year_s: Number(yearSeconds.toFixed(2)), balance_new_day_s: Number(newDaySeconds.toFixed(2)) };
 }
 
+interface Receiver {
+  url: string;
+  received(): number;
+  close(): Promise<void>;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 204 to every request at once and counts them. */
+async function startReceiver(): Promise<Receiver> {
+  let received = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received++;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received: () => received,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+/** Polls `done` every 5 ms until it holds (true) or `seconds` have passed (false). */
+async function within(seconds: number, done: () => boolean | Promise<boolean>): Promise<boolean> {
+  const started = process.hrtime.bigint();
+  while (!(await done())) {
+    if (Number(process.hrtime.bigint() - started) > seconds * 1e9) return false;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return true;
+}
+
+async function created(api: Api, path: string, body: unknown): Promise<Record<string, any>> {
+  const response = await api.post(path, body);
+  if (response.status !== 201) throw new Error(`${path} failed: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+  return response.body;
+}
+
+async function deliveryCount(api: Api, endpointId: string, state?: string): Promise<number> {
+  return (await api.get(`/v1/webhook-endpoints/${endpointId}/deliveries?limit=1${state ? `&state=${state}` : ''}`)).body.total;
+}
+
+/** Every delivery of the endpoint ends `delivered` once the receiver has them all (the worker records a round after sending it). */
+async function expectAllDelivered(api: Api, endpointId: string, count: number): Promise<void> {
+  if (!(await within(10, async () => (await deliveryCount(api, endpointId, 'pending')) === 0))) throw new Error(`${await deliveryCount(api, endpointId, 'pending')} deliveries still pending`);
+  const delivered = await deliveryCount(api, endpointId, 'delivered');
+  if (delivered !== count) throw new Error(`${delivered} of ${count} deliveries delivered`);
+}
+
+/**
+ * 10,000 `payment.created` events (10 batches of 1,000 payments) for one endpoint, delivered by a
+ * worker process to `receiver` (fresh): received per second from the first batch until all have
+ * arrived, or until 60 s after the last batch (then the shortfall goes to stderr). Leaves the
+ * endpoint disabled.
+ */
+async function webhookDeliveries(api: Api, url: string, receiver: Receiver): Promise<number> {
+  const events = 10_000;
+  const limitSeconds = 60;
+  const site = await created(api, '/v1/sites', SITE);
+  const product = await created(api, '/v1/electricity-products', { name: 'Bench' });
+  const customer = await created(api, '/v1/customers', { lastName: 'Bench' });
+  const contract = await created(api, '/v1/contracts', { customerId: customer.id, electricityProductId: product.id, siteId: site.id, dunningBlock: false, startDate: '2026-01-01', number: 'C-1' });
+  const endpoint = await created(api, '/v1/webhook-endpoints', { url: receiver.url, events: ['payment.created'] });
+  const batch = { payments: Array.from({ length: 1000 }, () => ({ contractId: contract.id, amount: '1.00', type: 'payment', dueDate: '2026-01-01' })) };
+  const worker = await startProcess('worker', url, /ebbs worker started/, { LOG_LEVEL: 'info', ...WEBHOOK_ENV });
+  try {
+    const seconds = await timed(async () => {
+      for (let i = 0; i < events / batch.payments.length; i++) await created(api, '/v1/payments/batch', batch);
+      await within(limitSeconds, () => receiver.received() >= events);
+    });
+    const received = receiver.received();
+    if (received < events) console.error(`webhook deliveries: ${received} of ${events} received within ${limitSeconds} s`);
+    else await expectAllDelivered(api, endpoint.id, events);
+    return Math.round(received / seconds);
+  } finally {
+    await worker.stop();
+    await api.patch(`/v1/webhook-endpoints/${endpoint.id}`, { enabled: false });
+  }
+}
+
+/** Sites created per second, `perClient` one after the other on each client, the clients at once. */
+async function siteCreationRate(clients: Api[], perClient: number): Promise<number> {
+  const seconds = await timed(async () => {
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let i = 0; i < perClient; i++) await created(client, '/v1/sites', SITE);
+      }),
+    );
+  });
+  return (clients.length * perClient) / seconds;
+}
+
+/**
+ * Site creation with no enabled webhook endpoint against one enabled endpoint for `site.created`
+ * (no worker runs, so this is the write alone): 6 rounds of 300 each, alternating and in turned
+ * order every round so that drift cancels. Percent of the rate without that the endpoint costs.
+ */
+async function outboxWriteOverhead(api: Api, clients: Api[], receiver: Receiver): Promise<number> {
+  const rounds = 6;
+  const perRound = 300;
+  const perClient = perRound / clients.length;
+  const endpoint = await created(api, '/v1/webhook-endpoints', { url: receiver.url, events: ['site.created'], enabled: false });
+  // Warm-up: the route's first few hundred requests are markedly slower.
+  await siteCreationRate(clients, 4 * perClient);
+  const rates = { without: [] as number[], with: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    for (const enabled of round % 2 === 0 ? [false, true] : [true, false]) {
+      await api.patch(`/v1/webhook-endpoints/${endpoint.id}`, { enabled });
+      rates[enabled ? 'with' : 'without'].push(await siteCreationRate(clients, perClient));
+    }
+  }
+  const written = await deliveryCount(api, endpoint.id);
+  if (written !== rounds * perRound) throw new Error(`${written} deliveries written, expected ${rounds * perRound}`);
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Number((((mean(rates.without) - mean(rates.with)) / mean(rates.without)) * 100).toFixed(1));
+}
+
 async function main(): Promise<void> {
   const name = `ebbs_bench_${Date.now()}`;
   await admin(`CREATE DATABASE "${name}"`);
   const url = databaseUrl(name);
   // The service balances nothing itself: the balancing figures come from a worker started later.
-  const started = await startProcess('serve', url, /listening on (http:\/\/\S+)/, { WORKER: 'off' });
+  const started = await startProcess('serve', url, /listening on (http:\/\/\S+)/, { WORKER: 'off', ...WEBHOOK_ENV });
   const service = { baseUrl: started.ready, stop: started.stop };
   try {
     const account = (await runCli(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET, WEBHOOK_SECRET_KEY: SECRET }), ['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test'])) as Record<string, string>;
@@ -198,6 +324,11 @@ async function main(): Promise<void> {
 
     const balancing = await balanceSiteYear(api, url);
 
+    const receiver = await startReceiver();
+    const webhookRate = await webhookDeliveries(api, url, receiver);
+    const outboxOverhead = await outboxWriteOverhead(api, fourClients, receiver);
+    await receiver.close();
+
     await client.query('vacuum analyze measurement_days');
     const { rows } = await client.query(
       `select pg_total_relation_size('measurement_days') as bytes,
@@ -214,6 +345,8 @@ async function main(): Promise<void> {
       stored_values: Number(rows[0].values),
       aggregate_meter_year_p1m_ms: Number(aggregateMs.toFixed(1)),
       ...balancing,
+      webhook_deliveries_per_s: webhookRate,
+      outbox_write_overhead_pct: outboxOverhead,
       run_id: randomUUID(),
     };
     console.log(JSON.stringify(summary));

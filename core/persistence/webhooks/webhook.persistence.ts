@@ -53,6 +53,7 @@ export const WebhookDeliveryEntity = defineEntity({
     { properties: ['accountId', 'endpointId', 'createdAt'] },
     { name: 'webhook_deliveries_pending_by_entity', properties: ['endpointId', 'entityId', 'eventSequence'], where: "state = 'pending'" },
     { name: 'webhook_deliveries_pending_due', properties: ['nextAttemptAt'], where: "state = 'pending'" },
+    { name: 'webhook_deliveries_pending_in_order', properties: ['endpointId', 'eventSequence'], where: "state = 'pending'" },
   ],
   properties: {
     id: p.uuid().primary(),
@@ -125,13 +126,16 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
       `select d.id, d.entity_id, jsonb_array_length(d.attempts) as attempt_count,
               e.id as event_id, e.account_id, e.sequence, e.type, e.user_id, e.site_ids, e.data, e.created_at
          from webhook_deliveries d join events e on e.id = d.event_id
-        where d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= ?
-          and not exists (select 1 from webhook_deliveries held
-                           where held.endpoint_id = d.endpoint_id and held.entity_id = d.entity_id and held.state = 'pending'
-                             and held.event_sequence < d.event_sequence and held.next_attempt_at > ?)
+         -- One index lookup per candidate, whatever the statistics say after a burst (an anti-join
+         -- planned on stale statistics compared every pending delivery with every other).
+         left join lateral (select 1 as waiting from webhook_deliveries held
+                             where held.endpoint_id = d.endpoint_id and held.entity_id = d.entity_id and held.state = 'pending'
+                               and held.event_sequence < d.event_sequence and held.next_attempt_at > ?
+                             limit 1) earlier on true
+        where d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= ? and earlier.waiting is null
         order by d.event_sequence
         limit ?`,
-      [endpointId, now, now, limit],
+      [now, endpointId, now, limit],
     );
     return rows.map((row) => ({
       delivery: { id: row.id, entityId: row.entity_id, attemptCount: Number(row.attempt_count) },
