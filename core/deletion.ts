@@ -6,7 +6,7 @@ import type { DeletableRepository } from './resource.repository.js';
 export async function deleteUnreferenced<T extends { id: string }>(repository: DeletableRepository<T>, actor: Actor, resource: string, entity: T): Promise<void> {
   const references = await repository.referencesTo(actor.accountId, entity.id);
   if (references.length > 0) {
-    throw new ConflictError(`${resource}_in_use`, `The ${resource.replace(/_/g, ' ')} cannot be deleted while ${references.join(', ')} refer to it.`);
+    throw new ConflictError(`${resource}_in_use`, `The ${resource.replace(/_/g, ' ')} cannot be deleted while these refer to it: ${references.join(', ')}.`);
   }
   repository.remove(entity);
 }

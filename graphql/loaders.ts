@@ -41,6 +41,8 @@ export function createLoaders(actor: Actor, services: Services, today: string) {
     groupsByProduct: groupedBy((ids) => services.priceComponentGroups.listByProducts(actor, ids), (g) => g.electricityProductId),
     componentsByGroup: groupedBy((ids) => services.priceComponents.listByGroups(actor, ids), (c) => c.priceComponentGroupId),
     pricesByComponent: groupedBy((ids) => services.prices.listByComponents(actor, ids), (p) => p.priceComponentId),
+    paymentMethodsByCustomer: groupedBy((ids) => services.paymentMethods.listByCustomers(actor, ids), (m) => m.customerId),
+    paymentsByContract: groupedBy((ids) => services.payments.listByContracts(actor, ids), (p) => p.contractId),
   };
 }
 

@@ -57,6 +57,10 @@ export class PaymentMethodsService implements ResourceService<PaymentMethodView>
     return listPage(this.deps.paymentMethods, actor, listPaymentMethodsQuery, query, (items) => items.map(present));
   }
 
+  async listByCustomers(actor: Actor, customerIds: readonly string[]): Promise<PaymentMethodView[]> {
+    return (await this.deps.paymentMethods.findByCustomerIds(actor.accountId, customerIds)).map(present);
+  }
+
   async update(actor: Actor, id: string, patch: unknown): Promise<PaymentMethodView> {
     return this.deps.uow.transactional(async () => {
       const method = await loadOwned(this.deps.paymentMethods, actor, 'payment_method', id);

@@ -8,6 +8,7 @@ export interface PaymentMethodRepository extends ResourceRepository<PaymentMetho
   /** Makes every other payment method of the customer a non-default one, at once (one default per customer is a constraint). */
   clearDefault(accountId: string, customerId: string, exceptId: string): Promise<void>;
   defaultOf(accountId: string, customerId: string): Promise<PaymentMethod | null>;
+  findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<PaymentMethod[]>;
 }
 
 export interface PaymentFilter {
@@ -42,6 +43,8 @@ export interface EnsurePrepayments {
 }
 
 export interface PaymentRepository extends ResourceRepository<Payment, PaymentFilter> {
+  /** By due date, then creation. */
+  findByContractIds(accountId: string, contractIds: readonly string[]): Promise<Payment[]>;
   /** Stages many payments; they are written together when the unit of work commits. */
   addAll(payments: readonly Payment[]): void;
   /**

@@ -93,6 +93,10 @@ export class PaymentsService implements ResourceService<PaymentView> {
     return listPage(this.deps.payments, actor, listPaymentsQuery, query, (items) => items.map(presentPayment));
   }
 
+  async listByContracts(actor: Actor, contractIds: readonly string[]): Promise<PaymentView[]> {
+    return (await this.deps.payments.findByContractIds(actor.accountId, contractIds)).map(presentPayment);
+  }
+
   async update(actor: Actor, id: string, patch: unknown): Promise<PaymentView> {
     return this.deps.uow.transactional(async () => {
       const payment = await loadOwned(this.deps.payments, actor, 'payment', id);

@@ -22,7 +22,7 @@ export class AccountScopedRepository<T extends { id: string; accountId: string; 
 
   /**
    * Rows of other tables that refer to a record, counted in one statement: `references` maps a
-   * label to `table.column`. Answers e.g. `['2 meters']`.
+   * label to `table.column`. Answers e.g. `['meters: 2']`.
    */
   protected async countReferences(accountId: string, id: string, references: Record<string, `${string}.${string}`>): Promise<string[]> {
     const labels = Object.keys(references);
@@ -31,7 +31,7 @@ export class AccountScopedRepository<T extends { id: string; accountId: string; 
       return `(select count(*) from ${table} where account_id = ? and ${column} = ?) as c${index}`;
     });
     const [row] = await this.em.execute<Record<string, string>[]>(`select ${counts.join(', ')}`, labels.flatMap(() => [accountId, id]));
-    return labels.flatMap((label, index) => (Number(row![`c${index}`]) > 0 ? [`${row![`c${index}`]} ${label}`] : []));
+    return labels.flatMap((label, index) => (Number(row![`c${index}`]) > 0 ? [`${label}: ${row![`c${index}`]}`] : []));
   }
 
   findById(accountId: string, id: string): Promise<T | null> {

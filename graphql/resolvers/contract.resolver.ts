@@ -19,6 +19,7 @@ import {
 } from '../types/contract.types.js';
 import { CustomerType, ProductType } from '../types/customer.types.js';
 import { MeterType } from '../types/meter.types.js';
+import { PaymentType } from '../types/payment.types.js';
 import { SiteType } from '../types/site.types.js';
 
 @Resolver(() => ContractType)
@@ -57,6 +58,11 @@ export class ContractResolver extends crudResolver({
     const assignments = await loaders.contractMetersByContract.load(contract.id);
     const meters = await loaders.meter.loadMany([...new Set(assignments.map((a) => a.meterId))]);
     return meters.filter((meter) => meter !== null && !(meter instanceof Error));
+  }
+
+  @FieldResolver(() => [PaymentType], { description: 'By due date' })
+  payments(@Root() contract: ContractView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.paymentsByContract.load(contract.id);
   }
 }
 

@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql
 import type { CustomerView } from '../../core/customers/customers.commands.js';
 import type { GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
+import { PaymentMethodType } from '../types/payment.types.js';
 import { AccountType, CustomAttributeInput, CustomAttributeListArgs, CustomAttributeListType, CustomAttributeType, UserListType, UserType } from '../types/account.types.js';
 import { ListArgs } from '../types/common.types.js';
 import { ContractType } from '../types/contract.types.js';
@@ -21,6 +22,11 @@ export class CustomerResolver extends crudResolver({
   @FieldResolver(() => [ContractType])
   contracts(@Root() customer: CustomerView, @Ctx() { loaders }: GraphQLContext) {
     return loaders.contractsByCustomer.load(customer.id);
+  }
+
+  @FieldResolver(() => [PaymentMethodType])
+  paymentMethods(@Root() customer: CustomerView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.paymentMethodsByCustomer.load(customer.id);
   }
 }
 

@@ -131,8 +131,8 @@ describe('deletions for internal tools', () => {
 
     const blocked = await remove('deleteSite', site.id);
     expect(blocked.body.errors[0].extensions.code).toBe('site_in_use');
-    expect(blocked.body.errors[0].message).toMatch(/1 meters, 1 contracts/);
-    expect((await remove('deleteCustomer', customer.id)).body.errors[0].message).toMatch(/1 contracts, 1 payment methods/);
+    expect(blocked.body.errors[0].message).toMatch(/meters: 1, contracts: 1/);
+    expect((await remove('deleteCustomer', customer.id)).body.errors[0].message).toMatch(/contracts: 1, payment methods: 1/);
     expect((await a.api.get(`/v1/sites/${site.id}`)).status).toBe(200);
 
     for (const [mutation, entity] of [['deletePaymentMethod', method], ['deleteContract', contract], ['deleteCustomer', customer], ['deleteMeter', meter], ['deleteSite', site]] as const) {

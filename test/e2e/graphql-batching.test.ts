@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
 import { create, fixtures } from '../support/fixtures.js';
 
-const QUERY = '{ sites(limit: 50) { total data { name meters { identifier contract { number customer { companyName } } } } } }';
+const QUERY = '{ sites(limit: 50) { total data { name meters { identifier contract { number payments { amount } customer { companyName paymentMethods { type } } } } } } }';
 
 describe('GraphQL relations through DataLoaders', () => {
   let app: TestApp;
@@ -18,6 +18,8 @@ describe('GraphQL relations through DataLoaders', () => {
       const customer = await fixtures.customer(acme.api, { companyName: `Firma ${site.name} ${i}` });
       const contract = await fixtures.contract(acme.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
       await create(acme.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+      await create(acme.api, '/v1/payment-methods', { customerId: customer.id, type: 'bank_transfer' });
+      await create(acme.api, '/v1/payments', { contractId: contract.id, amount: `${i + 1}.00`, type: 'payment', dueDate: '2026-01-01' });
     }
   }
 
@@ -43,8 +45,9 @@ describe('GraphQL relations through DataLoaders', () => {
     expect(response.body.data.sites.total).toBe(5);
     expect(response.body.data.sites.data.flatMap((s: any) => s.meters)).toHaveLength(13);
     expect(response.body.data.sites.data[1].meters[0].contract.customer.companyName).toMatch(/^Firma/);
+    expect(response.body.data.sites.data[1].meters[2].contract).toMatchObject({ payments: [{ amount: '3.00' }], customer: { paymentMethods: [{ type: 'bank_transfer' }] } });
     expect(large).toBe(small);
     expect(small).toBeGreaterThanOrEqual(6);
-    expect(large).toBeLessThanOrEqual(12);
+    expect(large).toBeLessThanOrEqual(14);
   });
 });

@@ -113,6 +113,10 @@ export class MikroPaymentMethodRepository extends AccountScopedRepository<Paymen
     await this.em.flush();
   }
 
+  findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<PaymentMethod[]> {
+    return this.em.find(PaymentMethodEntity, { accountId, customerId: { $in: [...customerIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
   defaultOf(accountId: string, customerId: string): Promise<PaymentMethod | null> {
     return this.em.findOne(PaymentMethodEntity, { accountId, customerId, isDefault: true });
   }
@@ -127,6 +131,10 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
     const { dueDateFrom, dueDateTo, ...exact } = filter;
     const dueDate = { ...(dueDateFrom ? { $gte: dueDateFrom } : {}), ...(dueDateTo ? { $lt: dueDateTo } : {}) };
     return super.list(accountId, { ...exact, ...(Object.keys(dueDate).length > 0 ? { dueDate } : {}) } as PaymentFilter, page);
+  }
+
+  findByContractIds(accountId: string, contractIds: readonly string[]): Promise<Payment[]> {
+    return this.em.find(PaymentEntity, { accountId, contractId: { $in: [...contractIds] } }, { orderBy: { dueDate: 'asc', createdAt: 'asc', id: 'asc' } });
   }
 
   addAll(payments: readonly Payment[]): void {
