@@ -1,4 +1,5 @@
 import type { PrepaymentConfiguration } from '../products/electricity-product.js';
+import { addMonths, monthsBetween } from '../time/calendar-date.js';
 
 /** The amount a contract prepays per due date, from `validFrom` on. */
 export class PrepaymentAmount {
@@ -25,10 +26,6 @@ export class PrepaymentRequest {
 
 const MONTHS_PER_CYCLE = { monthly: 1, quarterly: 3, yearly: 12 } as const;
 
-const monthIndex = (date: string) => Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
-const dateOf = (month: number, day: number) =>
-  `${String(Math.floor(month / 12)).padStart(4, '0')}-${String((month % 12) + 1).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-
 /**
  * The due dates in [from, to): `dayOfMonth` of every cycle's first month, cycles counted from the
  * month the contract starts in (a quarterly contract starting in February is due in February, May,
@@ -36,11 +33,11 @@ const dateOf = (month: number, day: number) =>
  */
 export function dueDates(configuration: PrepaymentConfiguration, contractStart: string, from: string, to: string): string[] {
   const step = MONTHS_PER_CYCLE[configuration.cycle];
-  const anchor = monthIndex(contractStart);
+  const day = String(configuration.dayOfMonth).padStart(2, '0');
+  const cyclesBeforeFrom = Math.max(0, Math.ceil(monthsBetween(contractStart, from) / step));
   const dates: string[] = [];
-  const first = anchor + Math.max(0, Math.ceil((monthIndex(from) - anchor) / step)) * step;
-  for (let month = first; month <= monthIndex(to); month += step) {
-    const date = dateOf(month, configuration.dayOfMonth);
+  for (let month = addMonths(contractStart, cyclesBeforeFrom * step); month < to; month = addMonths(month, step)) {
+    const date = `${month.slice(0, 8)}${day}`;
     if (date >= from && date < to) dates.push(date);
   }
   return dates;
