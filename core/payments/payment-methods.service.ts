@@ -43,9 +43,9 @@ export class PaymentMethodsService implements ResourceService<PaymentMethodView>
       const isDefault = command.isDefault ?? (await this.deps.paymentMethods.countForCustomer(actor.accountId, command.customerId)) === 0;
       const now = this.deps.clock.now();
       const method = Object.assign(new PaymentMethod(), { id: randomUUID(), accountId: actor.accountId, ...command, isDefault, createdAt: now, updatedAt: now });
-      if (isDefault) await this.deps.paymentMethods.clearDefault(actor.accountId, method.customerId, method.id);
+      const undefaulted = isDefault ? await this.deps.paymentMethods.clearDefault(actor.accountId, method.customerId, method.id, now) : [];
       this.deps.paymentMethods.add(method);
-      return this.recorded(actor, 'payment_method.created', method);
+      return this.recorded(actor, 'payment_method.created', method, undefaulted);
     });
   }
 
@@ -71,9 +71,10 @@ export class PaymentMethodsService implements ResourceService<PaymentMethodView>
         createSchema: createPaymentMethodCommand,
         readOnly: ['customerId'],
       });
-      if (merged.isDefault && !method.isDefault) await this.deps.paymentMethods.clearDefault(actor.accountId, method.customerId, method.id);
-      Object.assign(method, { ...merged, updatedAt: this.deps.clock.now() });
-      return this.recorded(actor, 'payment_method.updated', method);
+      const now = this.deps.clock.now();
+      const undefaulted = merged.isDefault && !method.isDefault ? await this.deps.paymentMethods.clearDefault(actor.accountId, method.customerId, method.id, now) : [];
+      Object.assign(method, { ...merged, updatedAt: now });
+      return this.recorded(actor, 'payment_method.updated', method, undefaulted);
     });
   }
 
@@ -86,9 +87,12 @@ export class PaymentMethodsService implements ResourceService<PaymentMethodView>
     });
   }
 
-  private async recorded(actor: Actor, type: `payment_method.${'created' | 'updated' | 'deleted'}`, method: PaymentMethod): Promise<PaymentMethodView> {
+  /** The change's event, and `payment_method.updated` for each method it made a non-default one. */
+  private async recorded(actor: Actor, type: `payment_method.${'created' | 'updated' | 'deleted'}`, method: PaymentMethod, undefaulted: readonly PaymentMethod[] = []): Promise<PaymentMethodView> {
+    const siteIds = await sitesOfCustomer(this.deps.contracts, actor.accountId, method.customerId);
     const view = present(method);
-    await this.deps.outbox.record([{ ...causedBy(actor), type, entityId: view.id, data: view, siteIds: await sitesOfCustomer(this.deps.contracts, actor.accountId, method.customerId) }]);
+    const changed = [{ type, view }, ...undefaulted.map((other) => ({ type: 'payment_method.updated' as const, view: present(other) }))];
+    await this.deps.outbox.record(changed.map((change) => ({ ...causedBy(actor), type: change.type, entityId: change.view.id, data: change.view, siteIds })));
     return view;
   }
 }

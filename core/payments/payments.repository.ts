@@ -5,8 +5,11 @@ import type { DeletableRepository, ResourceRepository } from '../resource.reposi
 
 export interface PaymentMethodRepository extends ResourceRepository<PaymentMethod, { customerId?: string }>, DeletableRepository<PaymentMethod> {
   countForCustomer(accountId: string, customerId: string): Promise<number>;
-  /** Makes every other payment method of the customer a non-default one, at once (one default per customer is a constraint). */
-  clearDefault(accountId: string, customerId: string, exceptId: string): Promise<void>;
+  /**
+   * Makes every other payment method of the customer a non-default one, at once (one default per
+   * customer is a constraint); answers the ones it changed.
+   */
+  clearDefault(accountId: string, customerId: string, exceptId: string, now: Date): Promise<PaymentMethod[]>;
   defaultOf(accountId: string, customerId: string): Promise<PaymentMethod | null>;
   findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<PaymentMethod[]>;
 }

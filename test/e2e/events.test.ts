@@ -52,6 +52,10 @@ describe('events: the transactional outbox', () => {
     expect(await siteIdsOf(meter.id)).toEqual([['meter.created', [site.id]]]);
     expect(await siteIdsOf(contract.id)).toEqual([['contract.created', [site.id]]]);
     expect(await siteIdsOf(method.id)).toEqual([['payment_method.created', [site.id]]]);
+    const second = await create(a.api, '/v1/payment-methods', { customerId: customer.id, type: 'bank_transfer', isDefault: true });
+    const [undefaulted] = (await eventsOf(method.id)).slice(1);
+    expect(undefaulted).toMatchObject({ type: 'payment_method.updated', data: { id: method.id, isDefault: false } });
+    expect((await eventsOf(second.id)).map((e: { type: string }) => e.type)).toEqual(['payment_method.created']);
     expect(await siteIdsOf(payment.id)).toEqual([['payment.created', [site.id]]]);
   });
 

@@ -106,11 +106,12 @@ export class MikroPaymentMethodRepository extends AccountScopedRepository<Paymen
     return this.em.count(PaymentMethodEntity, { accountId, customerId });
   }
 
-  async clearDefault(accountId: string, customerId: string, exceptId: string): Promise<void> {
+  async clearDefault(accountId: string, customerId: string, exceptId: string, now: Date): Promise<PaymentMethod[]> {
     const current = await this.em.find(PaymentMethodEntity, { accountId, customerId, isDefault: true, id: { $ne: exceptId } });
-    for (const method of current) method.isDefault = false;
+    for (const method of current) Object.assign(method, { isDefault: false, updatedAt: now });
     // Written now, not at commit: the partial unique index must never see two defaults.
     await this.em.flush();
+    return current;
   }
 
   findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<PaymentMethod[]> {
