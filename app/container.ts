@@ -55,6 +55,8 @@ import { HttpWebhookSender } from '../core/webhooks/http-sender.js';
 import { SecretBox } from '../core/webhooks/secret-box.js';
 import { TargetPolicy } from '../core/webhooks/target-policy.js';
 import { MikroWebhookDeliveryRepository, MikroWebhookEndpointRepository } from '../core/persistence/webhooks/webhook.persistence.js';
+import { InvoiceDraftsService } from '../core/billing/invoice-drafts.service.js';
+import { MikroBillingEnergyRepository } from '../core/persistence/billing/billing-energy.persistence.js';
 import type { Config } from './config.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
 import type { Services } from '../core/services.js';
@@ -106,6 +108,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     events: new MikroEventRepository(em),
     endpoints: new MikroWebhookEndpointRepository(em),
     deliveries: new MikroWebhookDeliveryRepository(em),
+    billingEnergy: new MikroBillingEnergyRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -137,6 +140,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(PrepaymentAmountsService, () => new PrepaymentAmountsService({ ...repositories, uow, clock, outbox }));
   single(PrepaymentRequestsService, () => new PrepaymentRequestsService({ ...repositories, uow, clock, outbox }));
   single(EventsService, () => new EventsService(repositories.events));
+  single(InvoiceDraftsService, () => new InvoiceDraftsService(repositories));
   const { config } = settings;
   const secrets = new SecretBox(settings.webhookKey);
   single(WebhookEndpointsService, () => new WebhookEndpointsService({ ...repositories, secrets, targets: new TargetPolicy(config.WEBHOOK_ALLOW_PRIVATE_TARGETS), uow, clock }));
@@ -186,5 +190,6 @@ export function resolveServices(c: DependencyContainer): Services {
     events: c.resolve(EventsService),
     webhookEndpoints: c.resolve(WebhookEndpointsService),
     webhookDeliveries: c.resolve(WebhookDeliveriesService),
+    invoiceDrafts: c.resolve(InvoiceDraftsService),
   };
 }

@@ -12,6 +12,7 @@ import type { CustomersService } from './customers/customers.service.js';
 import type { EventsService } from './events/events.service.js';
 import type { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service.js';
 import type { WebhookEndpointsService } from './webhooks/webhook-endpoints.service.js';
+import type { InvoiceDraftsService } from './billing/invoice-drafts.service.js';
 import type { MeasurementsService } from './measurements/measurements.service.js';
 import type { MetersService } from './meters/meters.service.js';
 import type { MposService } from './mpos/mpos.service.js';
@@ -48,4 +49,5 @@ export interface Services {
   events: EventsService;
   webhookEndpoints: WebhookEndpointsService;
   webhookDeliveries: WebhookDeliveriesService;
+  invoiceDrafts: InvoiceDraftsService;
 }

@@ -1,4 +1,4 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { BalancingSettingView } from '../../core/balancing/balancing-settings.commands.js';
 import type { ContractMeterView, ContractView } from '../../core/contracts/contracts.commands.js';
 import type { GraphQLContext } from '../context.js';
@@ -19,6 +19,7 @@ import {
 } from '../types/contract.types.js';
 import { CustomerType, ProductType } from '../types/customer.types.js';
 import { MeterType } from '../types/meter.types.js';
+import { InvoiceDraftType } from '../types/billing.types.js';
 import { PaymentType } from '../types/payment.types.js';
 import { SiteType } from '../types/site.types.js';
 
@@ -58,6 +59,16 @@ export class ContractResolver extends crudResolver({
     const assignments = await loaders.contractMetersByContract.load(contract.id);
     const meters = await loaders.meter.loadMany([...new Set(assignments.map((a) => a.meterId))]);
     return meters.filter((meter) => meter !== null && !(meter instanceof Error));
+  }
+
+  @FieldResolver(() => InvoiceDraftType, { description: 'A preview of the invoice for [periodStart, periodEnd): the bill run computes it the same way' })
+  draftInvoice(
+    @Root() contract: ContractView,
+    @Arg('periodStart', () => String) periodStart: string,
+    @Arg('periodEnd', () => String) periodEnd: string,
+    @Ctx() { actor, services }: GraphQLContext,
+  ) {
+    return services.invoiceDrafts.preview(actor, contract.id, { periodStart, periodEnd });
   }
 
   @FieldResolver(() => [PaymentType], { description: 'By due date' })

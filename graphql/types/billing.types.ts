@@ -159,3 +159,40 @@ export class TemplateInput {
   @Field(() => String, { nullable: true }) footerText?: string | null;
   @Field(() => Boolean, { nullable: true }) isDefault?: boolean | null;
 }
+
+@ObjectType('InvoiceDraftLine')
+export class InvoiceDraftLineType {
+  @Field(() => String) description!: string;
+  @Field(() => String) kind!: string;
+  @Field(() => String, { description: 'kWh with 3 decimals, or months with 6' }) quantity!: string;
+  @Field(() => String) unit!: string;
+  @Field(() => String) unitPrice!: string;
+  @Field(() => String, { description: 'round(quantity × unitPrice)' }) netAmount!: string;
+  @Field(() => ID) taxRateId!: string;
+  @Field(() => String) taxRate!: string;
+  @Field(() => String) periodStart!: string;
+  @Field(() => String) periodEnd!: string;
+  @Field(() => ID) priceComponentId!: string;
+  @Field(() => ID, { nullable: true }) meterId!: string | null;
+}
+
+@ObjectType('InvoiceDraftTax')
+export class InvoiceDraftTaxType {
+  @Field(() => ID) taxRateId!: string;
+  @Field(() => String) percentage!: string;
+  @Field(() => String) netAmount!: string;
+  @Field(() => String) taxAmount!: string;
+}
+
+@ObjectType('InvoiceDraft', { description: 'What an invoice of the contract for the period would be; nothing is stored' })
+export class InvoiceDraftType {
+  @Field(() => ID) contractId!: string;
+  @Field(() => String) periodStart!: string;
+  @Field(() => String) periodEnd!: string;
+  @Field(() => [InvoiceDraftLineType]) lines!: InvoiceDraftLineType[];
+  @Field(() => String) netTotal!: string;
+  @Field(() => [InvoiceDraftTaxType]) taxes!: InvoiceDraftTaxType[];
+  @Field(() => String) grossTotal!: string;
+  @Field(() => String) prepaymentsTotal!: string;
+  @Field(() => String) amountDue!: string;
+}
