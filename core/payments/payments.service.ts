@@ -3,6 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { ContractRepository } from '../contracts/contracts.repository.js';
 import { formatCents, parseCents } from '../domain/billing/money.js';
+import type { Contract } from '../domain/contracts/contract.js';
 import { Payment } from '../domain/payments/payment.js';
 import { ConflictError, TooLargeError, ValidationError, type FieldError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
@@ -114,27 +115,22 @@ export class PaymentsService implements ResourceService<PaymentView> {
           if ('state' in changes && !('receivedAt' in changes)) fields.receivedAt = fields.state === 'received' ? now.toISOString() : null;
         },
       });
-      await this.check(actor, [{ index: 0, value: merged }], () => '', [], id);
+      const siteOf = await this.check(actor, [{ index: 0, value: merged }], () => '', [], id);
       Object.assign(payment, this.fields(merged, now), { updatedAt: now });
-      return (await this.recorded(actor, 'payment.updated', [payment]))[0]!;
+      return (await recordPayments(this.deps.outbox, actor, 'payment.updated', [payment], siteOf))[0]!;
     });
   }
 
   private async createAll(actor: Actor, items: readonly Item[], shapeErrors: readonly FieldError[], pathOf: (index: number) => string): Promise<PaymentView[]> {
     return this.deps.uow.transactional(async () => {
-      await this.check(actor, items, pathOf, shapeErrors);
+      const siteOf = await this.check(actor, items, pathOf, shapeErrors);
       const now = this.deps.clock.now();
       const payments = items.map(({ value }) =>
         Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, invoiceId: null, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
       );
       this.deps.payments.addAll(payments);
-      return this.recorded(actor, 'payment.created', payments);
+      return recordPayments(this.deps.outbox, actor, 'payment.created', payments, siteOf);
     });
-  }
-
-  private async recorded(actor: Actor, type: PaymentEventType, payments: readonly Payment[]): Promise<PaymentView[]> {
-    const contracts = new Map((await this.deps.contracts.findByIds(actor.accountId, unique(payments.map((p) => p.contractId)))).map((c) => [c.id, c.siteId]));
-    return recordPayments(this.deps.outbox, actor, type, payments, (contractId) => contracts.get(contractId)!);
   }
 
   private fields(command: PaymentFields, now: Date) {
@@ -143,18 +139,28 @@ export class PaymentsService implements ResourceService<PaymentView> {
     return { contractId, amount: parseCents(command.amount)!, type, state, dueDate, receivedAt, paymentMethodId, reference };
   }
 
-  /** Every invalid item at once (shape and references), then one prepayment per contract and due date. */
-  private async check(actor: Actor, items: readonly Item[], pathOf: (index: number) => string, shapeErrors: readonly FieldError[], exceptId?: string): Promise<void> {
-    const errors = [...shapeErrors, ...(await this.referenceErrors(actor, items, pathOf))].sort((x, y) => x.path.localeCompare(y.path, 'en', { numeric: true }));
-    if (errors.length > 0) throw new ValidationError(errors);
-    await this.assertOnePrepaymentPerDueDate(actor, items, pathOf, exceptId);
-  }
-
-  /** Contracts, and payment methods of the contract's customer, in two queries for any number of payments. */
-  private async referenceErrors(actor: Actor, items: readonly Item[], pathOf: (index: number) => string): Promise<FieldError[]> {
+  /**
+   * Every invalid item at once (shape and references), then one prepayment per contract and due
+   * date. Answers the site of each contract, for the events.
+   */
+  private async check(
+    actor: Actor,
+    items: readonly Item[],
+    pathOf: (index: number) => string,
+    shapeErrors: readonly FieldError[],
+    exceptId?: string,
+  ): Promise<(contractId: string) => string> {
     const commands = items.map((item) => item.value);
     const contracts = new Map((await this.deps.contracts.findByIds(actor.accountId, unique(commands.map((c) => c.contractId)))).map((c) => [c.id, c]));
-    const methodIds = unique(commands.flatMap((c) => (c.paymentMethodId ? [c.paymentMethodId] : [])));
+    const errors = [...shapeErrors, ...(await this.referenceErrors(actor, items, contracts, pathOf))].sort((x, y) => x.path.localeCompare(y.path, 'en', { numeric: true }));
+    if (errors.length > 0) throw new ValidationError(errors);
+    await this.assertOnePrepaymentPerDueDate(actor, items, pathOf, exceptId);
+    return (contractId) => contracts.get(contractId)!.siteId;
+  }
+
+  /** Contracts (loaded by `check`), and payment methods of the contract's customer in one more query. */
+  private async referenceErrors(actor: Actor, items: readonly Item[], contracts: ReadonlyMap<string, Contract>, pathOf: (index: number) => string): Promise<FieldError[]> {
+    const methodIds = unique(items.flatMap(({ value }) => (value.paymentMethodId ? [value.paymentMethodId] : [])));
     const methods = new Map((await this.deps.paymentMethods.findByIds(actor.accountId, methodIds)).map((m) => [m.id, m]));
     return items.flatMap(({ index, value: command }) => {
       const contract = contracts.get(command.contractId);

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 
 /** Only public unicast addresses may receive webhooks (no private, loopback, link-local, reserved). */
-export function isPublicAddress(address: string): boolean {
+function isPublicAddress(address: string): boolean {
   return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unicast';
 }
 

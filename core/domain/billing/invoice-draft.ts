@@ -1,7 +1,7 @@
 import { addDays, addMonths, daysBetween } from '../time/calendar-date.js';
 import { divideRounded, energyCost, taxOf, type Cents, type Micros } from './money.js';
-import { priceOn, type Price, type PriceComponent, type PriceComponentKind, type PriceUnit } from './price.js';
-import type { TaxRate } from './tax-rate.js';
+import { priceWindows, type Price, type PriceComponent, type PriceComponentKind, type PriceUnit } from './price.js';
+import { ratesInForce, type TaxRate } from './tax-rate.js';
 
 /** The energy kinds a meter's consumption is billed under (design.md §7). */
 export type EnergyKind = Exclude<PriceComponentKind, 'base_fee'>;
@@ -87,26 +87,32 @@ interface Segment {
 const max = (a: string, b: string) => (a > b ? a : b);
 const min = (a: string, b: string) => (a < b ? a : b);
 
-/** The days in [from, to) cut where a price or the tax rate changes (and at `extraCuts`). */
-function segments(priced: PricedComponent, from: string, to: string, extraCuts: readonly string[]): Segment[] | DraftProblem {
-  const cuts = [
-    from,
-    ...priced.prices.map((p) => p.validFrom),
-    ...priced.taxHistory.flatMap((r) => (r.validUntil ? [r.validFrom, r.validUntil] : [r.validFrom])),
-    ...extraCuts,
-    to,
-  ];
-  const points = [...new Set(cuts.filter((cut) => cut >= from && cut <= to))].sort();
-  const result: Segment[] = [];
-  for (let i = 0; i + 1 < points.length; i++) {
-    const [start, end] = [points[i]!, points[i + 1]!];
-    const price = priceOn(priced.prices, start);
-    if (!price) return { code: 'missing_price', message: `${priced.component.name} has no price on ${start}.` };
-    const tax = priced.taxHistory.find((r) => r.validFrom <= start && (r.validUntil === null || start < r.validUntil));
-    if (!tax) return { code: 'missing_tax_rate', message: `${priced.component.name} has no tax rate in force on ${start}.` };
-    result.push({ from: start, to: end, price, tax });
+/** The first day of [from, to) that no window covers, or null when they cover it all. */
+function firstUncovered(windows: readonly { from: string; to: string }[], from: string, to: string): string | null {
+  let covered = from;
+  for (const window of [...windows].sort((a, b) => (a.from < b.from ? -1 : 1))) {
+    if (window.from > covered) return covered;
+    covered = max(covered, window.to);
   }
-  return result;
+  return covered < to ? covered : null;
+}
+
+/** The days in [from, to) cut where the price window or the tax rate changes (and at `extraCuts`). */
+function segments(priced: PricedComponent, from: string, to: string, extraCuts: readonly string[]): Segment[] | DraftProblem {
+  const prices = priceWindows(priced.prices, from, to);
+  const rates = ratesInForce(priced.taxHistory, from, to);
+  const unpriced = firstUncovered(prices, from, to);
+  if (unpriced) return { code: 'missing_price', message: `${priced.component.name} has no price on ${unpriced}.` };
+  const untaxed = firstUncovered(rates, from, to);
+  if (untaxed) return { code: 'missing_tax_rate', message: `${priced.component.name} has no tax rate in force on ${untaxed}.` };
+  const cuts = [from, ...prices.map((w) => w.from), ...rates.map((w) => w.from), ...extraCuts.filter((cut) => cut > from && cut < to), to];
+  const points = [...new Set(cuts)].sort();
+  return points.slice(0, -1).map((start, i) => ({
+    from: start,
+    to: points[i + 1]!,
+    price: prices.find((w) => w.from <= start && start < w.to)!.price,
+    tax: rates.find((w) => w.from <= start && start < w.to)!.rate,
+  }));
 }
 
 const isProblem = (value: Segment[] | DraftProblem): value is DraftProblem => !Array.isArray(value);
