@@ -57,6 +57,10 @@ import { TargetPolicy } from '../core/webhooks/target-policy.js';
 import { MikroWebhookDeliveryRepository, MikroWebhookEndpointRepository } from '../core/persistence/webhooks/webhook.persistence.js';
 import { InvoiceDraftsService } from '../core/billing/invoice-drafts.service.js';
 import { MikroBillingEnergyRepository } from '../core/persistence/billing/billing-energy.persistence.js';
+import { BillRunsService } from '../core/billing/bill-runs.service.js';
+import { InvoiceIssuer } from '../core/billing/invoice-issuing.js';
+import { InvoicesService, LineItemsService } from '../core/billing/invoices.service.js';
+import { MikroBillRunRepository, MikroInvoiceRepository, MikroLineItemRepository } from '../core/persistence/billing/invoice.repositories.js';
 import type { Config } from './config.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
 import type { Services } from '../core/services.js';
@@ -109,6 +113,9 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     endpoints: new MikroWebhookEndpointRepository(em),
     deliveries: new MikroWebhookDeliveryRepository(em),
     billingEnergy: new MikroBillingEnergyRepository(em),
+    billRuns: new MikroBillRunRepository(em),
+    invoices: new MikroInvoiceRepository(em),
+    lineItems: new MikroLineItemRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -142,6 +149,19 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(EventsService, () => new EventsService(repositories.events));
   single(InvoiceDraftsService, () => new InvoiceDraftsService(repositories));
   const { config } = settings;
+  single(InvoiceIssuer, () => new InvoiceIssuer({ ...repositories, outbox }));
+  single(BillRunsService, (c) => new BillRunsService({
+    ...repositories,
+    drafts: c.resolve(InvoiceDraftsService),
+    issuer: c.resolve(InvoiceIssuer),
+    queue: settings.queue,
+    uow,
+    clock,
+    outbox,
+    settings: { batchSize: config.BILL_RUN_BATCH_SIZE, leaseSeconds: config.BILL_RUN_LEASE_SECONDS },
+  }));
+  single(InvoicesService, (c) => new InvoicesService({ ...repositories, issuer: c.resolve(InvoiceIssuer), uow, clock }));
+  single(LineItemsService, () => new LineItemsService(repositories.lineItems));
   const secrets = new SecretBox(settings.webhookKey);
   single(WebhookEndpointsService, () => new WebhookEndpointsService({ ...repositories, secrets, targets: new TargetPolicy(config.WEBHOOK_ALLOW_PRIVATE_TARGETS), uow, clock }));
   single(WebhookDeliveriesService, () => new WebhookDeliveriesService({ ...repositories, queue: settings.queue, uow, clock }));
@@ -191,5 +211,8 @@ export function resolveServices(c: DependencyContainer): Services {
     webhookEndpoints: c.resolve(WebhookEndpointsService),
     webhookDeliveries: c.resolve(WebhookDeliveriesService),
     invoiceDrafts: c.resolve(InvoiceDraftsService),
+    billRuns: c.resolve(BillRunsService),
+    invoices: c.resolve(InvoicesService),
+    lineItems: c.resolve(LineItemsService),
   };
 }

@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { Config } from './config.js';
 
@@ -62,7 +63,7 @@ export async function openDatabase(config: Config): Promise<Database> {
   if (running) return { url: urlFor(running.port), embedded: false, close: async () => {} };
 
   await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
-  const db = await PGlite.create(path.join(dataDir, 'pgdata'));
+  const db = await PGlite.create(path.join(dataDir, 'pgdata'), { extensions: { btree_gist } });
   const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 32 });
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());

@@ -49,7 +49,8 @@ async function workOnly(): Promise<void> {
   const runtime = await openRuntime(config);
   await runtime.queue.start(QUEUES);
   const container = buildContainer({ ...runtime, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
-  const worker = await startWorker({ ...runtime, balancing: resolveServices(container).balancing, webhooks: container.resolve(WebhookDispatcher), config, logger });
+  const services = resolveServices(container);
+  const worker = await startWorker({ ...runtime, balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns, config, logger });
   logger.info('ebbs worker started');
   const stop = () => {
     worker.stop();

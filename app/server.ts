@@ -66,7 +66,7 @@ export async function startServer(
   const runtime = await openRuntime(config, hooks);
   await runtime.queue.start(QUEUES);
   const { app, stopGraphQL, services, dispatcher } = await createHttpApp({ ...runtime, logger, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
-  const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, config, logger }) : null;
+  const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }) : null;
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
   });

@@ -1,6 +1,8 @@
 import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { BALANCING_QUEUE, type BalanceSiteJob } from '../core/balancing/balancing.commands.js';
+import { BILL_RUN_QUEUE, type BillRunJob } from '../core/billing/bill-runs.commands.js';
+import type { BillRunsService } from '../core/billing/bill-runs.service.js';
 import type { BalancingService } from '../core/balancing/balancing.service.js';
 import type { PgBossQueue, QueueDefinition } from '../core/queue/pg-boss.queue.js';
 import { WEBHOOK_QUEUE, type DeliverWebhooksJob, type WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
@@ -9,6 +11,7 @@ import type { Config } from './config.js';
 export const QUEUES: QueueDefinition[] = [
   { name: BALANCING_QUEUE, policy: 'stately' },
   { name: WEBHOOK_QUEUE, policy: 'short' },
+  { name: BILL_RUN_QUEUE, policy: 'short' },
 ];
 
 export interface WorkerDependencies {
@@ -16,6 +19,7 @@ export interface WorkerDependencies {
   queue: PgBossQueue;
   balancing: BalancingService;
   webhooks: WebhookDispatcher;
+  billRuns: BillRunsService;
   config: Config;
   logger: Logger;
 }
@@ -30,11 +34,11 @@ function every(seconds: number, what: string, deps: WorkerDependencies, work: ()
 }
 
 /**
- * The worker: balancing and webhook jobs from the durable queue, each in its own unit of work, and
+ * The worker: balancing, webhook and bill run jobs from the durable queue, each in its own unit of work, and
  * sweeps that enqueue what a commit left to do (sites with pending ranges, deliveries due).
  */
 export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): void }> {
-  const { orm, queue, balancing, webhooks, config, logger } = deps;
+  const { orm, queue, balancing, webhooks, billRuns, config, logger } = deps;
   await queue.work<BalanceSiteJob>(BALANCING_QUEUE, async (job) => {
     const started = Date.now();
     await RequestContext.create(orm.em, () => balancing.balanceSite(job));
@@ -42,9 +46,12 @@ export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): v
   });
   // Several endpoints at once, so that a slow receiver holds up only its own deliveries.
   await queue.work<DeliverWebhooksJob>(WEBHOOK_QUEUE, (job) => RequestContext.create(orm.em, () => webhooks.deliver(job)), config.WEBHOOK_CONCURRENCY);
+  // A lease on each run keeps one worker on it; a crashed worker's run is resumed by the sweep.
+  await queue.work<BillRunJob>(BILL_RUN_QUEUE, (job) => RequestContext.create(orm.em, () => billRuns.work(job)), 2);
   const timers = [
     every(config.BALANCING_SWEEP_SECONDS, 'balancing sweep', deps, () => balancing.scheduleDirtySites()),
     every(config.WEBHOOK_POLL_SECONDS, 'webhook sweep', deps, () => webhooks.scheduleDue()),
+    every(config.BILL_RUN_SWEEP_SECONDS, 'bill run sweep', deps, () => billRuns.scheduleUnfinished()),
   ];
   return { stop: () => timers.forEach(clearInterval) };
 }

@@ -3,7 +3,7 @@ import type { Actor } from './auth/actor.js';
 import { NotFoundError } from './errors.js';
 import { isUuid } from './domain/ids.js';
 import type { ResourceRepository } from './resource.repository.js';
-import { parseInput } from './validation.js';
+import { parseInput, type RemovedField } from './validation.js';
 
 export interface ListResult<V> {
   data: V[];
@@ -34,8 +34,9 @@ export async function listPage<T, V>(
   schema: z.ZodType<{ limit: number; offset: number }>,
   query: unknown,
   present: (items: T[]) => V[] | Promise<V[]>,
+  removed: readonly RemovedField[] = [],
 ): Promise<ListResult<V>> {
-  const { limit, offset, ...filter } = parseInput(schema, query, { unknownCode: 'unknown_parameter' });
+  const { limit, offset, ...filter } = parseInput(schema, query, { unknownCode: 'unknown_parameter', removed });
   const { items, total } = await repository.list(actor.accountId, filter as never, { limit, offset });
   return { data: await present(items), total };
 }

@@ -13,6 +13,8 @@ import type { EventsService } from './events/events.service.js';
 import type { WebhookDeliveriesService } from './webhooks/webhook-deliveries.service.js';
 import type { WebhookEndpointsService } from './webhooks/webhook-endpoints.service.js';
 import type { InvoiceDraftsService } from './billing/invoice-drafts.service.js';
+import type { BillRunsService } from './billing/bill-runs.service.js';
+import type { InvoicesService, LineItemsService } from './billing/invoices.service.js';
 import type { MeasurementsService } from './measurements/measurements.service.js';
 import type { MetersService } from './meters/meters.service.js';
 import type { MposService } from './mpos/mpos.service.js';
@@ -50,4 +52,7 @@ export interface Services {
   webhookEndpoints: WebhookEndpointsService;
   webhookDeliveries: WebhookDeliveriesService;
   invoiceDrafts: InvoiceDraftsService;
+  billRuns: BillRunsService;
+  invoices: InvoicesService;
+  lineItems: LineItemsService;
 }

@@ -43,6 +43,9 @@ export function createLoaders(actor: Actor, services: Services, today: string) {
     pricesByComponent: groupedBy((ids) => services.prices.listByComponents(actor, ids), (p) => p.priceComponentId),
     paymentMethodsByCustomer: groupedBy((ids) => services.paymentMethods.listByCustomers(actor, ids), (m) => m.customerId),
     paymentsByContract: groupedBy((ids) => services.payments.listByContracts(actor, ids), (p) => p.contractId),
+    invoicesByContract: groupedBy((ids) => services.invoices.listByContracts(actor, ids), (i) => i.contractId),
+    invoicesByCustomer: groupedBy((ids) => services.invoices.listByCustomers(actor, ids), (i) => i.customerId),
+    lineItemsByInvoice: groupedBy((ids) => services.lineItems.listByInvoices(actor, ids), (l) => l.invoiceId),
   };
 }
 

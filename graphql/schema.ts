@@ -10,6 +10,7 @@ import { PaymentMethodResolver, PaymentResolver, PrepaymentAmountResolver, Prepa
 import { EventResolver } from './resolvers/event.resolver.js';
 import { WebhookEndpointResolver } from './resolvers/webhook.resolver.js';
 import { SiteResolver } from './resolvers/site.resolver.js';
+import { BillRunResolver, InvoiceResolver, LineItemResolver } from './resolvers/invoice.resolver.js';
 import { PriceComponentGroupResolver, PriceComponentResolver, PriceResolver, ProductPricesResolver, TaxRateResolver, TemplateResolver } from './resolvers/billing.resolver.js';
 
 /** Every mutation is a write: viewers get `forbidden` before any resolver runs. */
@@ -43,6 +44,9 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       PrepaymentRequestResolver,
       EventResolver,
       WebhookEndpointResolver,
+      BillRunResolver,
+      InvoiceResolver,
+      LineItemResolver,
     ],
     validate: false,
     globalMiddlewares: [writesNeedAdmin],

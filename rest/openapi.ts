@@ -64,6 +64,7 @@ function operation(route: RouteSpec): Record<string, unknown> {
       [route.response.status]: {
         description: route.response.description,
         ...(route.response.schema ? { content: { 'application/json': { schema: jsonSchema(route.response.schema, 'output') } } } : {}),
+        ...(route.response.contentType ? { content: { [route.response.contentType]: { schema: { type: 'string', format: 'binary' } } } } : {}),
       },
       ...Object.fromEntries([...new Set(errorStatuses)].sort().map((status) => [status, { description: ERROR_DESCRIPTIONS[status], content: problem }])),
     },

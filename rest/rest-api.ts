@@ -14,13 +14,14 @@ import { balancingRoutes } from './routes/balancing.routes.js';
 import { eventRoutes } from './routes/events.routes.js';
 import { paymentRoutes } from './routes/payments.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
+import { billRunRoutes } from './routes/bill-runs.routes.js';
 
 export interface RestOptions {
   rateLimitPerMinute: number;
 }
 
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing), ...billingRoutes(services), ...paymentRoutes(services), ...eventRoutes(services)];
+  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing), ...billingRoutes(services), ...billRunRoutes(services), ...paymentRoutes(services), ...eventRoutes(services)];
 }
 
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -51,7 +52,10 @@ function handler(route: RouteSpec): RequestHandler {
       body: route.body ? bodyOf(route, req) : undefined,
     });
     if (result.location) res.location(result.location);
-    if (result.body === undefined) res.status(result.status).end();
+    if (result.contentType) {
+      if (result.fileName) res.attachment(result.fileName);
+      res.status(result.status).type(result.contentType).send(result.body);
+    } else if (result.body === undefined) res.status(result.status).end();
     else res.status(result.status).json(result.body);
   };
 }

@@ -16,6 +16,9 @@ export interface RouteResult {
   body: unknown;
   /** Sets `Location` (creations). */
   location?: string;
+  /** A binary body (`body` a Buffer) of this type instead of JSON, offered for download as `fileName`. */
+  contentType?: string;
+  fileName?: string;
 }
 
 /**
@@ -36,8 +39,8 @@ export interface RouteSpec {
   /** Body size limit (default 1mb). */
   bodyLimit?: string;
   query?: z.ZodType;
-  /** `schema` omitted: no body (204). */
-  response: { status: number; description: string; schema?: z.ZodType };
+  /** `schema` and `contentType` omitted: no body (204). `contentType`: a binary body. */
+  response: { status: number; description: string; schema?: z.ZodType; contentType?: string };
   /** Error statuses this operation may answer besides the common ones. */
   errors?: number[];
   handle(input: RouteInput): Promise<RouteResult>;

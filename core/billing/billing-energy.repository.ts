@@ -6,13 +6,22 @@ export interface DailyEnergy {
   wh: bigint;
 }
 
-/** The balanced values a bill invoices (design.md §7), read set-based. */
+/** A received, unlocked prepayment an invoice deducts. */
+export interface ReceivedPrepayment {
+  id: string;
+  contractId: string;
+  amount: bigint;
+}
+
+/** What a bill reads (design.md §7), set-based: one statement per site or per batch of contracts. */
 export interface BillingEnergyRepository {
   /**
    * Local and grid energy the consumers among `meterIds` received on a balanced site in
    * [from, to), summed per meter, kind and local day — one statement for any number of meters.
    */
   balancedEnergy(accountId: string, siteId: string, meterIds: readonly string[], from: number, to: number, timezone: string): Promise<DailyEnergy[]>;
-  /** Quarter hours of the site in [from, to) that are balanced (state 1). */
-  balancedIntervals(accountId: string, siteId: string, from: number, to: number): Promise<number>;
+  /** Balanced quarter hours (state 1) of the site in [from, to), per local day. */
+  balancedIntervalsPerDay(accountId: string, siteId: string, from: number, to: number, timezone: string): Promise<Map<string, number>>;
+  /** The contracts' received, unlocked prepayments due before `before`. */
+  receivedPrepayments(accountId: string, contractIds: readonly string[], before: string): Promise<ReceivedPrepayment[]>;
 }

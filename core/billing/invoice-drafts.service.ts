@@ -1,19 +1,18 @@
 import { z } from 'zod';
 import type { AccountRepository } from '../accounts/accounts.repository.js';
 import type { Actor } from '../auth/actor.js';
+import type { Contract, ContractMeter } from '../domain/contracts/contract.js';
 import type { ContractMeterRepository, ContractRepository } from '../contracts/contracts.repository.js';
-import { draftInvoice, type EnergyKind, type InvoiceDraft, type MeterEnergy, type PricedComponent } from '../domain/billing/invoice-draft.js';
+import { draftInvoice, type DraftProblem, type EnergyKind, type InvoiceDraft, type MeterEnergy, type PricedComponent } from '../domain/billing/invoice-draft.js';
 import { formatCents, formatDecimal, formatMicros } from '../domain/billing/money.js';
 import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { isBalanced, type Site } from '../domain/sites/site.js';
-import { calendarDateOf, startOfDay } from '../domain/time/calendar-date.js';
+import { addDays, calendarDateOf, startOfDay } from '../domain/time/calendar-date.js';
 import { bucketsOf, QUARTER_HOUR_MS } from '../domain/time/buckets.js';
-import type { ContractMeter } from '../domain/contracts/contract.js';
 import { ConflictError } from '../errors.js';
 import { calendarDate, endAfter } from '../field-formats.js';
 import type { MeasurementRepository } from '../measurements/measurements.repository.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
-import type { PaymentRepository } from '../payments/payments.repository.js';
 import { loadOwned } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
 import { parseInput } from '../validation.js';
@@ -35,7 +34,6 @@ export interface InvoiceDraftsDependencies {
   priceComponents: PriceComponentRepository;
   prices: PriceRepository;
   taxRates: TaxRateRepository;
-  payments: PaymentRepository;
 }
 
 export interface InvoiceDraftView {
@@ -94,11 +92,47 @@ const ENERGY_KINDS: EnergyKind[] = ['local_energy', 'grid_energy', 'energy'];
 
 const inAssignment = (assignment: ContractMeter, day: string) => day >= assignment.startDate && (assignment.endDate === null || day < assignment.endDate);
 
+/** Why a contract cannot be billed for the period. */
+export interface DraftError {
+  code: DraftProblem['code'] | 'incomplete_balancing' | 'incomplete_measurements';
+  message: string;
+}
+
+/** A contract's draft for a period, or why it has none; `prepaymentIds` are what the draft deducted. */
+export type ContractDraft = { contract: Contract; draft: InvoiceDraft; prepaymentIds: string[]; error?: never } | { contract: Contract; error: DraftError; draft?: never };
+
+/** A contract's billed window: the period clipped to the contract, as local days and instants. */
+interface Window {
+  contract: Contract;
+  from: string;
+  to: string;
+  start: number;
+  end: number;
+  assignments: ContractMeter[];
+}
+
+type EnergyByMeter = Map<string, Map<EnergyKind, Map<string, bigint>>>;
+
+function addEnergy(energy: EnergyByMeter, meterId: string, kind: EnergyKind, day: string, wh: bigint): void {
+  const kinds = energy.get(meterId) ?? new Map<EnergyKind, Map<string, bigint>>();
+  const days = kinds.get(kind) ?? new Map<string, bigint>();
+  days.set(day, (days.get(day) ?? 0n) + wh);
+  kinds.set(kind, days);
+  energy.set(meterId, kinds);
+}
+
+/** Invoice lines in a stable order: by meter, local before grid energy. */
+function meterEnergies(energy: EnergyByMeter): MeterEnergy[] {
+  return [...energy]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([meterId, kinds]) => ENERGY_KINDS.flatMap((kind) => (kinds.has(kind) ? [{ meterId, kind, days: kinds.get(kind)! }] : [])));
+}
+
 /**
- * What a contract's invoice for a period would be, computed from the stored data with the billing
- * engine: on balanced sites only balanced values (every quarter hour of the period must be
- * balanced), on unbalanced ones the meters' consumption (every day complete). Bill runs draft the
- * same way; this is the preview internal tools show before one.
+ * Draft invoices computed from the stored data with the billing engine (design.md §7): on balanced
+ * sites only balanced values (every quarter hour of the billed window must be balanced), on
+ * unbalanced ones the meters' consumption (every day complete). Bill runs draft batches of
+ * contracts with a fixed number of statements per site; the preview drafts one contract.
  */
 export class InvoiceDraftsService {
   constructor(private readonly deps: InvoiceDraftsDependencies) {}
@@ -106,71 +140,108 @@ export class InvoiceDraftsService {
   async preview(actor: Actor, contractId: string, query: unknown): Promise<InvoiceDraftView> {
     const { periodStart, periodEnd } = parseInput(draftInvoiceQuery, query, { unknownCode: 'unknown_parameter' });
     const contract = await loadOwned(this.deps.contracts, actor, 'contract', contractId);
-    const { timezone } = (await this.deps.accounts.findAccount(actor.accountId))!;
-    const site = (await this.deps.sites.findById(actor.accountId, contract.siteId))!;
-    const from = periodStart > contract.startDate ? periodStart : contract.startDate;
-    const to = contract.endDate !== null && contract.endDate < periodEnd ? contract.endDate : periodEnd;
-    const assignments = (await this.deps.contractMeters.findByContractIds(actor.accountId, [contract.id])).filter(
-      (a) => a.startDate < to && (a.endDate === null || a.endDate > from),
-    );
-    const meters = from < to ? await this.energy(actor, site, assignments, startOfDay(from, timezone).getTime(), startOfDay(to, timezone).getTime(), timezone) : [];
-    const result = draftInvoice({
-      periodStart,
-      periodEnd,
-      contractStart: contract.startDate,
-      contractEnd: contract.endDate,
-      meters,
-      components: await this.components(actor, contract.electricityProductId),
-      prepayments: await this.deps.payments.receivedPrepayments(actor.accountId, contract.id, periodEnd),
-    });
-    if (result.problem) throw new ConflictError(result.problem.code, result.problem.message);
-    return present(contract.id, result.draft);
+    const [result] = await this.draftAll(actor.accountId, [contract], periodStart, periodEnd);
+    if (result!.error) throw new ConflictError(result!.error.code, result!.error.message);
+    return present(contract.id, result!.draft);
   }
 
-  /** Each assigned meter's daily energy per kind, within its assignment. */
-  private async energy(actor: Actor, site: Site, assignments: readonly ContractMeter[], from: number, to: number, timezone: string): Promise<MeterEnergy[]> {
-    const meterIds = [...new Set(assignments.map((a) => a.meterId))];
-    const byMeter = new Map<string, Map<EnergyKind, Map<string, bigint>>>();
-    const add = (meterId: string, kind: EnergyKind, day: string, wh: bigint) => {
-      if (!assignments.some((a) => a.meterId === meterId && inAssignment(a, day))) return;
-      const kinds = byMeter.get(meterId) ?? new Map<EnergyKind, Map<string, bigint>>();
-      const days = kinds.get(kind) ?? new Map<string, bigint>();
-      days.set(day, (days.get(day) ?? 0n) + wh);
-      kinds.set(kind, days);
-      byMeter.set(meterId, kinds);
-    };
-    if (isBalanced(site.type)) {
-      const expected = (to - from) / QUARTER_HOUR_MS;
-      const balanced = await this.deps.billingEnergy.balancedIntervals(actor.accountId, site.id, from, to);
-      if (balanced < expected) {
-        throw new ConflictError('incomplete_balancing', `${expected - balanced} of ${expected} quarter hours of site ${site.id} in the period are not balanced; only balanced values are invoiced.`);
-      }
-      for (const row of await this.deps.billingEnergy.balancedEnergy(actor.accountId, site.id, meterIds, from, to, timezone)) {
-        add(row.meterId, row.kind === 'local' ? 'local_energy' : 'grid_energy', row.day, row.wh);
-      }
-    } else {
-      const buckets = bucketsOf(from, to, 'P1D', timezone);
-      for (const meter of await this.deps.meters.findByIds(actor.accountId, meterIds)) {
-        const window = loadWindow(meter.measuring, from, to);
-        const points = (await this.deps.measurements.load(actor.accountId, [{ meterId: meter.id, ...window }])).get(meter.id) ?? [];
-        for (const bucket of bucketEnergy(meter.measuring, points, buckets)) {
-          const day = calendarDateOf(new Date(bucket.start), timezone);
-          if (!bucket.complete && assignments.some((a) => a.meterId === meter.id && inAssignment(a, day))) {
-            throw new ConflictError('incomplete_measurements', `Meter ${meter.id} has no complete data for ${day}.`);
-          }
-          add(meter.id, 'energy', day, BigInt(Math.round(bucket.wh)));
-        }
-      }
+  /** Drafts for many contracts of one account at once. */
+  async draftAll(accountId: string, contracts: readonly Contract[], periodStart: string, periodEnd: string): Promise<ContractDraft[]> {
+    if (contracts.length === 0) return [];
+    const { timezone } = (await this.deps.accounts.findAccount(accountId))!;
+    const assignments = await this.deps.contractMeters.findByContractIds(accountId, contracts.map((c) => c.id));
+    const windows = contracts.map((contract): Window => {
+      const from = periodStart > contract.startDate ? periodStart : contract.startDate;
+      const to = contract.endDate !== null && contract.endDate < periodEnd ? contract.endDate : periodEnd;
+      return {
+        contract,
+        from,
+        to,
+        start: startOfDay(from, timezone).getTime(),
+        end: startOfDay(to, timezone).getTime(),
+        assignments: assignments.filter((a) => a.contractId === contract.id && a.startDate < to && (a.endDate === null || a.endDate > from)),
+      };
+    });
+    const billed = windows.filter((w) => w.from < w.to);
+    const energy = new Map<string, EnergyByMeter | DraftError>();
+    const sites = await this.deps.sites.findByIds(accountId, [...new Set(billed.map((w) => w.contract.siteId))]);
+    for (const site of sites) {
+      const onSite = billed.filter((w) => w.contract.siteId === site.id);
+      const read = isBalanced(site.type) ? this.balancedEnergy(accountId, site, onSite, timezone) : this.consumption(accountId, onSite, timezone);
+      for (const [contractId, value] of await read) energy.set(contractId, value);
     }
-    // Invoice lines in a stable order: by meter, local before grid energy.
-    return [...byMeter]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .flatMap(([meterId, kinds]) => ENERGY_KINDS.flatMap((kind) => (kinds.has(kind) ? [{ meterId, kind, days: kinds.get(kind)! }] : [])));
+    const components = new Map<string, PricedComponent[]>();
+    for (const productId of new Set(contracts.map((c) => c.electricityProductId))) components.set(productId, await this.components(accountId, productId));
+    const prepayments = await this.deps.billingEnergy.receivedPrepayments(accountId, contracts.map((c) => c.id), periodEnd);
+    return windows.map(({ contract }): ContractDraft => {
+      const used = energy.get(contract.id) ?? new Map();
+      if (!(used instanceof Map)) return { contract, error: used };
+      const deducted = prepayments.filter((p) => p.contractId === contract.id);
+      const result = draftInvoice({
+        periodStart,
+        periodEnd,
+        contractStart: contract.startDate,
+        contractEnd: contract.endDate,
+        meters: meterEnergies(used),
+        components: components.get(contract.electricityProductId)!,
+        prepayments: deducted.reduce((sum, p) => sum + p.amount, 0n),
+      });
+      return result.problem ? { contract, error: result.problem } : { contract, draft: result.draft, prepaymentIds: deducted.map((p) => p.id) };
+    });
+  }
+
+  /** Balanced local and grid energy of the site's contracts, each within its meters' assignments. */
+  private async balancedEnergy(accountId: string, site: Site, windows: readonly Window[], timezone: string): Promise<Map<string, EnergyByMeter | DraftError>> {
+    const start = Math.min(...windows.map((w) => w.start));
+    const end = Math.max(...windows.map((w) => w.end));
+    const balancedPerDay = await this.deps.billingEnergy.balancedIntervalsPerDay(accountId, site.id, start, end, timezone);
+    const meterIds = [...new Set(windows.flatMap((w) => w.assignments.map((a) => a.meterId)))];
+    const rows = await this.deps.billingEnergy.balancedEnergy(accountId, site.id, meterIds, start, end, timezone);
+    return new Map<string, EnergyByMeter | DraftError>(
+      windows.map((w) => {
+        const expected = (w.end - w.start) / QUARTER_HOUR_MS;
+        let balanced = 0;
+        for (let day = w.from; day < w.to; day = addDays(day, 1)) balanced += balancedPerDay.get(day) ?? 0;
+        if (balanced < expected) {
+          return [w.contract.id, { code: 'incomplete_balancing', message: `${expected - balanced} of ${expected} quarter hours of site ${site.id} from ${w.from} to ${w.to} are not balanced; only balanced values are invoiced.` }];
+        }
+        const used: EnergyByMeter = new Map();
+        for (const row of rows) {
+          if (row.day < w.from || row.day >= w.to || !w.assignments.some((a) => a.meterId === row.meterId && inAssignment(a, row.day))) continue;
+          addEnergy(used, row.meterId, row.kind === 'local' ? 'local_energy' : 'grid_energy', row.day, row.wh);
+        }
+        return [w.contract.id, used];
+      }),
+    );
+  }
+
+  /** Daily consumption of the contracts' meters on an unbalanced site; every billed day complete. */
+  private async consumption(accountId: string, windows: readonly Window[], timezone: string): Promise<Map<string, EnergyByMeter | DraftError>> {
+    const start = Math.min(...windows.map((w) => w.start));
+    const end = Math.max(...windows.map((w) => w.end));
+    const meters = await this.deps.meters.findByIds(accountId, [...new Set(windows.flatMap((w) => w.assignments.map((a) => a.meterId)))]);
+    const points = await this.deps.measurements.load(accountId, meters.map((meter) => ({ meterId: meter.id, ...loadWindow(meter.measuring, start, end) })));
+    const buckets = bucketsOf(start, end, 'P1D', timezone);
+    const daily = new Map(
+      meters.map((meter) => [meter.id, bucketEnergy(meter.measuring, points.get(meter.id) ?? [], buckets).map((b) => ({ ...b, day: calendarDateOf(new Date(b.start), timezone) }))]),
+    );
+    return new Map<string, EnergyByMeter | DraftError>(
+      windows.map((w) => {
+        const used: EnergyByMeter = new Map();
+        for (const [meterId, days] of daily) {
+          for (const bucket of days) {
+            if (bucket.day < w.from || bucket.day >= w.to || !w.assignments.some((a) => a.meterId === meterId && inAssignment(a, bucket.day))) continue;
+            if (!bucket.complete) return [w.contract.id, { code: 'incomplete_measurements', message: `Meter ${meterId} has no complete data for ${bucket.day}.` }];
+            addEnergy(used, meterId, 'energy', bucket.day, BigInt(Math.round(bucket.wh)));
+          }
+        }
+        return [w.contract.id, used];
+      }),
+    );
   }
 
   /** The product's components with their prices and the history of each one's tax rate. */
-  private async components(actor: Actor, productId: string): Promise<PricedComponent[]> {
-    const { accountId } = actor;
+  private async components(accountId: string, productId: string): Promise<PricedComponent[]> {
     const groups = await this.deps.priceGroups.findByProductIds(accountId, [productId]);
     const components = await this.deps.priceComponents.findByGroupIds(accountId, groups.map((g) => g.id));
     const prices = await this.deps.prices.findByComponentIds(accountId, components.map((c) => c.id));

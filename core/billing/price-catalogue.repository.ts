@@ -12,4 +12,6 @@ export interface PriceComponentRepository extends ResourceRepository<PriceCompon
 export interface PriceRepository extends ResourceRepository<Price, { priceComponentId?: string }> {
   findByComponentIds(accountId: string, componentIds: readonly string[]): Promise<Price[]>;
   isValidFromTaken(accountId: string, priceComponentId: string, validFrom: string, exceptId: string): Promise<boolean>;
+  /** Whether an issued (or paid, or cancelled) invoice billed a line at this price. */
+  isUsedByIssuedInvoice(accountId: string, id: string): Promise<boolean>;
 }

@@ -191,6 +191,10 @@ export class PricesService implements ResourceService<PriceView> {
       const price = await loadOwned(this.deps.prices, actor, 'price', id);
       const { merged } = mergeUpdate({ current: presentPrice(price), patch, patchSchema: updatePriceCommand, createSchema: createPriceCommand });
       const next = Object.assign(new Price(), price, { ...merged, amount: parseMicros(merged.amount)! });
+      const changed = String(next.amount) !== String(price.amount) || next.validFrom !== price.validFrom || next.priceComponentId !== price.priceComponentId;
+      if (changed && (await this.deps.prices.isUsedByIssuedInvoice(actor.accountId, price.id))) {
+        throw new ConflictError('price_in_use', 'An issued invoice billed this price, so it cannot change; add a price with a new validFrom instead.');
+      }
       await this.check(actor, next);
       Object.assign(price, { ...merged, amount: next.amount, updatedAt: this.deps.clock.now() });
       return presentPrice(price);

@@ -13,6 +13,8 @@ import { createTemplateCommand, listTemplatesQuery, removedTemplateFields, updat
 export interface TemplateRepository extends ResourceRepository<Template, { kind?: TemplateKind }> {
   /** Makes every other template of the kind a non-default one. */
   clearDefault(accountId: string, kind: TemplateKind, exceptId: string): Promise<void>;
+  /** The account's default of the kind (every account has one). */
+  defaultOf(accountId: string, kind: TemplateKind): Promise<Template>;
 }
 
 function present(template: Template): TemplateView {

@@ -46,8 +46,6 @@ export interface EnsurePrepayments {
 }
 
 export interface PaymentRepository extends ResourceRepository<Payment, PaymentFilter> {
-  /** Cents of the contract's received, unlocked prepayments due before `before` (what an invoice deducts). */
-  receivedPrepayments(accountId: string, contractId: string, before: string): Promise<bigint>;
   /** By due date, then creation. */
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<Payment[]>;
   /** Stages many payments; they are written together when the unit of work commits. */

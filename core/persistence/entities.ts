@@ -4,6 +4,7 @@ import { BalancingSettingEntity } from './balancing/balancing-setting.persistenc
 import { PriceComponentEntity, PriceComponentGroupEntity, PriceEntity } from './billing/price.persistence.js';
 import { TaxRateEntity } from './billing/tax-rate.persistence.js';
 import { TemplateEntity } from './billing/template.persistence.js';
+import { BillRunEntity, BillRunErrorEntity, InvoiceCounterEntity, InvoiceEntity, InvoicePdfEntity, LineItemEntity } from './billing/invoice.persistence.js';
 import { ContractEntity, ContractMeterEntity } from './contracts/contract.persistence.js';
 import { CustomAttributeEntity } from './custom-attributes/custom-attribute.entity.js';
 import { CustomerEntity } from './customers/customer.persistence.js';
@@ -48,4 +49,10 @@ export const entities = [
   WebhookEndpointEntity,
   WebhookLeaseEntity,
   WebhookDeliveryEntity,
+  BillRunEntity,
+  BillRunErrorEntity,
+  InvoiceEntity,
+  LineItemEntity,
+  InvoiceCounterEntity,
+  InvoicePdfEntity,
 ];

@@ -20,6 +20,7 @@ import {
 import { CustomerType, ProductType } from '../types/customer.types.js';
 import { MeterType } from '../types/meter.types.js';
 import { InvoiceDraftType } from '../types/billing.types.js';
+import { InvoiceType } from '../types/invoice.types.js';
 import { PaymentType } from '../types/payment.types.js';
 import { SiteType } from '../types/site.types.js';
 
@@ -74,6 +75,11 @@ export class ContractResolver extends crudResolver({
   @FieldResolver(() => [PaymentType], { description: 'By due date' })
   payments(@Root() contract: ContractView, @Ctx() { loaders }: GraphQLContext) {
     return loaders.paymentsByContract.load(contract.id);
+  }
+
+  @FieldResolver(() => [InvoiceType], { description: 'Invoices and credit notes, oldest first' })
+  invoices(@Root() contract: ContractView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.invoicesByContract.load(contract.id);
   }
 }
 

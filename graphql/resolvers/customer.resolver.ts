@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql
 import type { CustomerView } from '../../core/customers/customers.commands.js';
 import type { GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
+import { InvoiceType } from '../types/invoice.types.js';
 import { PaymentMethodType } from '../types/payment.types.js';
 import { AccountType, CustomAttributeInput, CustomAttributeListArgs, CustomAttributeListType, CustomAttributeType, UserListType, UserType } from '../types/account.types.js';
 import { ListArgs } from '../types/common.types.js';
@@ -27,6 +28,11 @@ export class CustomerResolver extends crudResolver({
   @FieldResolver(() => [PaymentMethodType])
   paymentMethods(@Root() customer: CustomerView, @Ctx() { loaders }: GraphQLContext) {
     return loaders.paymentMethodsByCustomer.load(customer.id);
+  }
+
+  @FieldResolver(() => [InvoiceType], { description: 'Invoices and credit notes, oldest first' })
+  invoices(@Root() customer: CustomerView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.invoicesByCustomer.load(customer.id);
   }
 }
 

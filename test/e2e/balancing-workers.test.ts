@@ -26,7 +26,8 @@ describe('balancing workers', () => {
     second = await openRuntime(config);
     await second.queue.start(QUEUES);
     const container = buildContainer({ ...second, refreshTokenTtlSeconds: 60 });
-    const worker = { balancing: resolveServices(container).balancing, webhooks: container.resolve(WebhookDispatcher) };
+    const services = resolveServices(container);
+    const worker = { balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns };
     stopSecond = (await startWorker({ ...second, ...worker, config, logger: pino({ level: 'silent' }) })).stop;
   });
   afterAll(async () => {

@@ -120,6 +120,14 @@ describe('common HTTP behaviour', () => {
         'GET /v1/aggregated-measurements',
         'GET /v1/aggregated-balances',
         'GET /v1/sites/{id}/balancing-status',
+        ...crud('/v1/bill-runs', false),
+        'POST /v1/bill-runs',
+        'DELETE /v1/bill-runs/{id}',
+        'POST /v1/bill-runs/{id}/complete',
+        ...crud('/v1/invoices', false),
+        'GET /v1/invoices/{id}/pdf',
+        'POST /v1/invoices/{id}/cancel',
+        ...crud('/v1/line-items', false),
       ].sort(),
     );
     const create = response.body.paths['/v1/sites'].post;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SignedUp } from './app.js';
+import { waitForRun } from './billing.js';
 import { address, create, fixtures } from './fixtures.js';
 import type { Api } from './http.js';
 
@@ -32,6 +33,9 @@ export interface World {
   event: string;
   webhookEndpoint: string;
   webhookDelivery: string;
+  billRun: string;
+  invoice: string;
+  lineItem: string;
 }
 
 export async function buildWorld(owner: SignedUp): Promise<World> {
@@ -56,6 +60,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
   const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '50.00', type: 'payment', dueDate: '2026-01-15', paymentMethodId: paymentMethod.id });
   const prepaymentAmount = await create(api, '/v1/prepayment-amounts', { contractId: contract.id, amount: '60.00', validFrom: '2026-01-01' });
   const prepaymentRequest = await create(api, '/v1/prepayment-requests', { contractId: contract.id, startDate: '2026-01-01', endDate: '2026-04-01' });
+  const { billRun, invoice, lineItem } = await billedDay(api, customer.id, taxRate.id);
   const event = (await api.get('/v1/events?limit=1')).body.data[0];
   const delivery = (await api.get(`/v1/webhook-endpoints/${webhookEndpoint.id}/deliveries?limit=1`)).body.data[0];
   return {
@@ -82,7 +87,37 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
     event: event.id,
     webhookEndpoint: webhookEndpoint.id,
     webhookDelivery: delivery.id,
+    billRun: billRun.id,
+    invoice: invoice.id,
+    lineItem: lineItem.id,
   };
+}
+
+/**
+ * An issued invoice (one day of consumption on an unbalanced site) and a bill run left `created`
+ * (its only contract reported: the balanced site has no balanced values).
+ */
+async function billedDay(api: Api, customerId: string, taxRateId: string) {
+  const site = await fixtures.site(api, { type: 'unbalanced_accurate' });
+  const meter = await fixtures.meter(api, site.id, { measuring: 'load_profile_accurate', startDate: '2025-12-31T23:00:00.000Z' });
+  const dayStart = Date.parse('2025-12-31T23:00:00.000Z');
+  const measurements = Array.from({ length: 96 }, (_, i) => ({ meterId: meter.id, timestamp: new Date(dayStart + i * 900_000).toISOString(), value: 0.25 }));
+  await create(api, '/v1/measurements', { measurements });
+  const product = await fixtures.product(api);
+  const group = await create(api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Energy' });
+  const component = await create(api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Energy', kind: 'energy', taxRateId });
+  await create(api, '/v1/prices', { priceComponentId: component.id, validFrom: '2026-01-01', amount: '0.300000' });
+  const contract = await fixtures.contract(api, { customerId, electricityProductId: product.id, siteId: site.id });
+  await create(api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+  const issuedRun = await create(api, '/v1/bill-runs', { periodStart: '2026-01-01', periodEnd: '2026-01-02', siteIds: [site.id] });
+  await waitForRun(api, issuedRun.id, 'created');
+  await api.post(`/v1/bill-runs/${issuedRun.id}/complete`);
+  await waitForRun(api, issuedRun.id, 'completed');
+  const invoice = (await api.get(`/v1/invoices?billRunId=${issuedRun.id}`)).body.data[0];
+  const lineItem = (await api.get(`/v1/line-items?invoiceId=${invoice.id}`)).body.data[0];
+  const billRun = await create(api, '/v1/bill-runs', { periodStart: '2026-02-01', periodEnd: '2026-03-01', siteIds: [site.id] });
+  await waitForRun(api, billRun.id, 'created');
+  return { billRun, invoice, lineItem };
 }
 
 /** Body fields that name another resource, and which one. */
@@ -277,6 +312,16 @@ Object.assign(REGISTRY, {
     createBody: async () => ({}),
     graphql: { one: 'webhookEndpoint', actions: ['retryWebhookDelivery'] },
   },
+  '/v1/bill-runs': {
+    instance: 'billRun',
+    createBody: async (w: World) => ({ periodStart: '2026-03-01', periodEnd: '2026-04-01', siteIds: [w.site] }),
+    graphql: { one: 'billRun', many: 'billRuns', create: 'createBillRun', actions: ['completeBillRun', 'deleteBillRun'] },
+  },
+  '/v1/bill-runs/{id}/complete': { instance: 'billRun', collection: () => '/v1/bill-runs', createBody: async () => ({}) },
+  '/v1/invoices': { instance: 'invoice', graphql: { one: 'invoice', many: 'invoices', actions: ['cancelInvoice'] } },
+  '/v1/invoices/{id}/pdf': { instance: 'invoice' },
+  '/v1/invoices/{id}/cancel': { instance: 'invoice', collection: () => '/v1/invoices', createBody: async () => ({}) },
+  '/v1/line-items': { instance: 'lineItem', graphql: { one: 'lineItem', many: 'lineItems' } },
 } satisfies Record<string, Fixture>);
 
 /** Operations that need no token; they have their own tests (test/e2e/auth.test.ts). */

@@ -48,6 +48,8 @@ export interface DraftLine {
   periodStart: string;
   periodEnd: string;
   priceComponentId: string;
+  /** The price version billed: it cannot change once an issued invoice used it. */
+  priceId: string;
   meterId: string | null;
 }
 
@@ -139,6 +141,7 @@ function line(priced: PricedComponent, segment: Segment, quantity: bigint, quant
     periodStart: segment.from,
     periodEnd: segment.to,
     priceComponentId: component.id,
+    priceId: segment.price.id,
     meterId,
   };
 }

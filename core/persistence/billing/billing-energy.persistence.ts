@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BillingEnergyRepository, DailyEnergy } from '../../billing/billing-energy.repository.js';
+import type { BillingEnergyRepository, DailyEnergy, ReceivedPrepayment } from '../../billing/billing-energy.repository.js';
 
 /** A UTC instant as the naive timestamp the day rows' slots are computed in. */
 const utc = (at: number) => new Date(at).toISOString().slice(0, 23).replace('T', ' ');
@@ -28,14 +28,27 @@ export class MikroBillingEnergyRepository implements BillingEnergyRepository {
     return rows.map((row) => ({ meterId: row.meter_id, kind: row.kind, day: row.day, wh: BigInt(row.wh) }));
   }
 
-  async balancedIntervals(accountId: string, siteId: string, from: number, to: number): Promise<number> {
-    const [row] = await this.em.execute<{ balanced: string }[]>(
-      `select count(*) as balanced
+  async balancedIntervalsPerDay(accountId: string, siteId: string, from: number, to: number, timezone: string): Promise<Map<string, number>> {
+    const rows = await this.em.execute<{ day: string; balanced: string }[]>(
+      `select to_char((${SLOT_START} at time zone 'UTC') at time zone ?, 'YYYY-MM-DD') as day, count(*) as balanced
          from balancing_days b cross join lateral unnest(b.states) with ordinality as s(state, slot)
         where b.account_id = ? and b.site_id = ? and b.day between ?::date and ?::date
-          and s.state = 1 and ${SLOT_START} >= ?::timestamp and ${SLOT_START} < ?::timestamp`,
-      [accountId, siteId, day(from), day(to - 1), utc(from), utc(to)],
+          and s.state = 1 and ${SLOT_START} >= ?::timestamp and ${SLOT_START} < ?::timestamp
+        group by 1`,
+      [timezone, accountId, siteId, day(from), day(to - 1), utc(from), utc(to)],
     );
-    return Number(row!.balanced);
+    return new Map(rows.map((row) => [row.day, Number(row.balanced)]));
+  }
+
+  async receivedPrepayments(accountId: string, contractIds: readonly string[], before: string): Promise<ReceivedPrepayment[]> {
+    if (contractIds.length === 0) return [];
+    const rows = await this.em.execute<{ id: string; contract_id: string; amount: string }[]>(
+      `select id, contract_id, amount::text from payments
+        where account_id = ? and contract_id in (select value::uuid from json_array_elements_text(?::json))
+          and type = 'prepayment' and state = 'received' and locked_at is null and due_date < ?::date
+        order by due_date, id`,
+      [accountId, JSON.stringify(contractIds), before],
+    );
+    return rows.map((row) => ({ id: row.id, contractId: row.contract_id, amount: BigInt(row.amount) }));
   }
 }

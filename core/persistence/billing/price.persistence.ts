@@ -93,4 +93,13 @@ export class MikroPriceRepository extends AccountScopedRepository<Price, { price
   async isValidFromTaken(accountId: string, priceComponentId: string, validFrom: string, exceptId: string): Promise<boolean> {
     return (await this.em.count(PriceEntity, { accountId, priceComponentId, validFrom, id: { $ne: exceptId } })) > 0;
   }
+
+  async isUsedByIssuedInvoice(accountId: string, id: string): Promise<boolean> {
+    const [row] = await this.em.execute<{ used: boolean }[]>(
+      `select exists (select 1 from line_items l join invoices i on i.id = l.invoice_id
+                       where l.account_id = ? and l.price_id = ? and i.state <> 'draft') as used`,
+      [accountId, id],
+    );
+    return row!.used;
+  }
 }

@@ -30,6 +30,10 @@ export class MikroTemplateRepository extends AccountScopedRepository<Template, {
     super(em, TemplateEntity);
   }
 
+  async defaultOf(accountId: string, kind: TemplateKind): Promise<Template> {
+    return (await this.em.findOne(TemplateEntity, { accountId, kind, isDefault: true }))!;
+  }
+
   async clearDefault(accountId: string, kind: TemplateKind, exceptId: string): Promise<void> {
     const current = await this.em.find(TemplateEntity, { accountId, kind, isDefault: true, id: { $ne: exceptId } });
     for (const template of current) template.isDefault = false;

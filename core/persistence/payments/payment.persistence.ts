@@ -134,15 +134,6 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
     return super.list(accountId, { ...exact, ...(Object.keys(dueDate).length > 0 ? { dueDate } : {}) } as PaymentFilter, page);
   }
 
-  async receivedPrepayments(accountId: string, contractId: string, before: string): Promise<bigint> {
-    const [row] = await this.em.execute<{ cents: string }[]>(
-      `select coalesce(sum(amount), 0)::text as cents from payments
-        where account_id = ? and contract_id = ? and type = 'prepayment' and state = 'received' and locked_at is null and due_date < ?::date`,
-      [accountId, contractId, before],
-    );
-    return BigInt(row!.cents);
-  }
-
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<Payment[]> {
     return this.em.find(PaymentEntity, { accountId, contractId: { $in: [...contractIds] } }, { orderBy: { dueDate: 'asc', createdAt: 'asc', id: 'asc' } });
   }

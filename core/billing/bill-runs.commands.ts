@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { BILL_RUN_STATES, INVOICE_KINDS, INVOICE_STATES } from '../domain/billing/invoice.js';
+import { PRICE_COMPONENT_KINDS } from '../domain/billing/price.js';
+import { calendarDate, endAfter, reference, timestamps } from '../field-formats.js';
+import { pageQuery } from '../pagination.js';
+
+export const BILL_RUN_QUEUE = 'bill-runs';
+
+export interface BillRunJob {
+  accountId: string;
+  billRunId: string;
+}
+
+export const createBillRunCommand = z
+  .object({ periodStart: calendarDate, periodEnd: calendarDate, siteIds: z.array(reference).min(1).max(1000).optional() })
+  .strict()
+  .superRefine(endAfter('periodStart', 'periodEnd'));
+export type CreateBillRunCommand = z.output<typeof createBillRunCommand>;
+
+export const listBillRunsQuery = pageQuery.extend({ state: z.enum(BILL_RUN_STATES).optional() }).strict();
+
+export const listInvoicesQuery = pageQuery
+  .extend({
+    state: z.enum(INVOICE_STATES).optional(),
+    kind: z.enum(INVOICE_KINDS).optional(),
+    contractId: z.uuid().optional(),
+    customerId: z.uuid().optional(),
+    billRunId: z.uuid().optional(),
+  })
+  .strict();
+export const removedInvoiceQueryFields = [{ path: ['settled'], replacement: '"state" (draft, issued, paid, cancelled)' }];
+
+export const listLineItemsQuery = pageQuery.extend({ invoiceId: z.uuid().optional(), contractId: z.uuid().optional() }).strict();
+export const removedLineItemQueryFields = [{ path: ['meterOwnershipId'], replacement: '"contractId" of the invoice context' }];
+
+export const billRunView = z.object({
+  id: z.uuid(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  siteIds: z.array(z.uuid()).nullable().describe('null: every site of the account'),
+  state: z.enum(BILL_RUN_STATES),
+  phase: z.enum(['create', 'complete']).describe('The phase running or done last; with state failed, the one that failed'),
+  failure: z.string().nullable(),
+  counts: z.object({
+    contracts: z.number().int().describe('Contracts handled so far: an invoice or an error each'),
+    invoices: z.number().int(),
+    issued: z.number().int(),
+    errors: z.number().int(),
+  }),
+  errors: z.array(z.object({ contractId: z.uuid(), code: z.string(), message: z.string() })).describe('Contracts that got no invoice, and why'),
+  completedAt: z.string().nullable(),
+  ...timestamps,
+});
+export type BillRunView = z.output<typeof billRunView>;
+
+const taxView = z.object({ taxRateId: z.uuid(), percentage: z.string(), netAmount: z.string(), taxAmount: z.string() });
+
+export const invoiceView = z.object({
+  id: z.uuid(),
+  kind: z.enum(INVOICE_KINDS),
+  number: z.string().nullable().describe('INV-YYYY-000001 / CN-YYYY-000001; null while draft'),
+  contractId: z.uuid(),
+  customerId: z.uuid(),
+  billRunId: z.uuid().nullable(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  state: z.enum(INVOICE_STATES),
+  netTotal: z.string(),
+  taxes: z.array(taxView),
+  grossTotal: z.string(),
+  prepaymentsTotal: z.string(),
+  amountDue: z.string().describe('grossTotal - prepaymentsTotal; negative: a credit to the customer'),
+  issuedAt: z.string().nullable(),
+  dueDate: z.string().nullable(),
+  pdfUrl: z.string().nullable(),
+  templateId: z.uuid(),
+  cancelsInvoiceId: z.uuid().nullable(),
+  ...timestamps,
+});
+export type InvoiceView = z.output<typeof invoiceView>;
+
+export const lineItemView = z.object({
+  id: z.uuid(),
+  invoiceId: z.uuid(),
+  contractId: z.uuid(),
+  description: z.string(),
+  kind: z.enum(PRICE_COMPONENT_KINDS),
+  quantity: z.string().describe('kWh with 3 decimals, or months with 6'),
+  unit: z.string(),
+  unitPrice: z.string(),
+  netAmount: z.string(),
+  taxRateId: z.uuid(),
+  taxRate: z.string(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+  priceComponentId: z.uuid(),
+  meterId: z.uuid().nullable(),
+  createdAt: z.string(),
+});
+export type LineItemView = z.output<typeof lineItemView>;

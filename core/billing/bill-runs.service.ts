@@ -1,0 +1,306 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/actor.js';
+import type { Clock } from '../clock.js';
+import { BillRun, Invoice, LineItem } from '../domain/billing/invoice.js';
+import { ConflictError } from '../errors.js';
+import type { EventOutbox } from '../events/outbox.js';
+import type { JobQueue } from '../queue/job-queue.js';
+import { assertReferences } from '../references.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import type { SiteRepository } from '../sites/sites.repository.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { parseInput } from '../validation.js';
+import { BILL_RUN_QUEUE, createBillRunCommand, listBillRunsQuery, type BillRunJob, type BillRunView } from './bill-runs.commands.js';
+import type { InvoiceIssuer } from './invoice-issuing.js';
+import type { ContractDraft, InvoiceDraftsService } from './invoice-drafts.service.js';
+import type { BillRunCounts, BillRunRepository, InvoiceRepository } from './invoices.repository.js';
+import type { TemplateRepository } from './templates.service.js';
+
+export interface BillRunSettings {
+  /** Contracts drafted, or drafts issued, per transaction (and per progress event). */
+  batchSize: number;
+  /** How long a worker's claim on a run lasts without renewal; a crashed worker's run resumes after it. */
+  leaseSeconds: number;
+}
+
+export interface BillRunsDependencies {
+  billRuns: BillRunRepository;
+  invoices: InvoiceRepository;
+  sites: SiteRepository;
+  templates: TemplateRepository;
+  drafts: InvoiceDraftsService;
+  issuer: InvoiceIssuer;
+  queue: JobQueue;
+  uow: UnitOfWork;
+  clock: Clock;
+  outbox: EventOutbox;
+  settings: BillRunSettings;
+}
+
+type BillRunEventType = 'bill_run.create_progress' | 'bill_run.create_success' | 'bill_run.create_error' | 'bill_run.complete_progress' | 'bill_run.complete_success' | 'bill_run.complete_error' | 'bill_run.deleted';
+
+/** What one batch transaction of a phase found: more to do, nothing left, or the run taken over. */
+type Step = 'more' | 'done' | 'lost';
+
+const EMPTY_COUNTS: BillRunCounts = { contracts: 0, invoices: 0, issued: 0, errors: 0 };
+
+/** A draft's invoice row and line rows. */
+function invoiceOf(run: BillRun, result: Extract<ContractDraft, { draft: object }>, templateId: string, now: Date): { invoice: Invoice; lines: LineItem[] } {
+  const { contract, draft } = result;
+  const invoice = Object.assign(new Invoice(), {
+    id: randomUUID(),
+    accountId: run.accountId,
+    kind: 'invoice',
+    number: null,
+    contractId: contract.id,
+    customerId: contract.customerId,
+    billRunId: run.id,
+    periodStart: run.periodStart,
+    periodEnd: run.periodEnd,
+    state: 'draft',
+    netTotal: String(draft.netTotal),
+    taxes: draft.taxes.map((t) => ({ taxRateId: t.taxRateId, percentage: String(t.percentage), netAmount: String(t.netAmount), taxAmount: String(t.taxAmount) })),
+    grossTotal: String(draft.grossTotal),
+    prepaymentsTotal: String(draft.prepaymentsTotal),
+    amountDue: String(draft.amountDue),
+    prepaymentIds: result.prepaymentIds,
+    issuedAt: null,
+    dueDate: null,
+    templateId,
+    cancelsInvoiceId: null,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies Invoice);
+  const lines = draft.lines.map((line, position) =>
+    Object.assign(new LineItem(), {
+      id: randomUUID(),
+      accountId: run.accountId,
+      invoiceId: invoice.id,
+      contractId: contract.id,
+      position,
+      description: line.description,
+      kind: line.kind,
+      quantity: String(line.quantity),
+      quantityScale: line.quantityScale,
+      unit: line.unit,
+      unitPrice: String(line.unitPrice),
+      netAmount: String(line.netAmount),
+      taxRateId: line.taxRateId,
+      taxRate: String(line.taxRate),
+      periodStart: line.periodStart,
+      periodEnd: line.periodEnd,
+      priceComponentId: line.priceComponentId,
+      priceId: line.priceId,
+      meterId: line.meterId,
+      createdAt: now,
+    } satisfies LineItem),
+  );
+  return { invoice, lines };
+}
+
+/**
+ * Bill runs (design.md §7): created over the API, worked by the worker in two phases — drafts for
+ * every billable contract, then issuing them — each in batches of one transaction, so a crash
+ * loses at most the batch in flight and a restarted worker resumes where the committed ones end.
+ */
+export class BillRunsService implements ResourceService<BillRunView> {
+  constructor(private readonly deps: BillRunsDependencies) {}
+
+  async create(actor: Actor, input: unknown): Promise<BillRunView> {
+    const command = parseInput(createBillRunCommand, input);
+    const now = this.deps.clock.now();
+    const run = await this.deps.uow.transactional(async () => {
+      if (command.siteIds) {
+        const found = new Set((await this.deps.sites.findByIds(actor.accountId, command.siteIds)).map((s) => s.id));
+        assertReferences(command.siteIds.map((id, index) => ({ path: `siteIds[${index}]`, resource: 'site', id, exists: found.has(id) })));
+      }
+      const created = Object.assign(new BillRun(), {
+        id: randomUUID(),
+        accountId: actor.accountId,
+        periodStart: command.periodStart,
+        periodEnd: command.periodEnd,
+        siteIds: command.siteIds ? [...new Set(command.siteIds)] : null,
+        state: 'creating',
+        phase: 'create',
+        failure: null,
+        leaseToken: null,
+        leaseUntil: null,
+        createdAt: now,
+        updatedAt: now,
+        completedAt: null,
+      } satisfies BillRun);
+      this.deps.billRuns.add(created);
+      return created;
+    });
+    await this.enqueue(run);
+    return (await this.present([run]))[0]!;
+  }
+
+  async get(actor: Actor, id: string): Promise<BillRunView> {
+    return (await this.present([await loadOwned(this.deps.billRuns, actor, 'bill run', id)]))[0]!;
+  }
+
+  list(actor: Actor, query: unknown): Promise<ListResult<BillRunView>> {
+    return listPage(this.deps.billRuns, actor, listBillRunsQuery, query, (runs) => this.present(runs));
+  }
+
+  /** Phase 2 on a created run (202); also retries a completion that failed. */
+  async complete(actor: Actor, id: string): Promise<BillRunView> {
+    const now = this.deps.clock.now();
+    const run = await this.deps.uow.transactional(async () => {
+      await loadOwned(this.deps.billRuns, actor, 'bill run', id);
+      const found = (await this.deps.billRuns.lockById(actor.accountId, id))!;
+      if (found.state !== 'created' && !(found.state === 'failed' && found.phase === 'complete')) {
+        throw new ConflictError('bill_run_not_created', `The bill run is ${found.state}${found.state === 'failed' ? ' in its create phase: delete it and create it again' : ''}; only a created run (or a failed completion) is completed.`);
+      }
+      return Object.assign(found, { state: 'completing', phase: 'complete', failure: null, updatedAt: now });
+    });
+    await this.enqueue(run);
+    return (await this.present([run]))[0]!;
+  }
+
+  /** Before completion: the run and its drafts go (`bill_run.deleted`). */
+  async delete(actor: Actor, id: string): Promise<BillRunView> {
+    return this.deps.uow.transactional(async () => {
+      const run = await loadOwned(this.deps.billRuns, actor, 'bill run', id);
+      const [view] = await this.present([run]);
+      if (view!.counts.issued > 0) {
+        throw new ConflictError('bill_run_has_issued_invoices', `${view!.counts.issued} invoices of the run are issued; cancel them instead.`);
+      }
+      await this.deps.invoices.deleteDrafts(run.id);
+      this.deps.billRuns.remove(run);
+      await this.event(run, 'bill_run.deleted', view!, actor.userId);
+      return view!;
+    });
+  }
+
+  /** The worker's job: the phase the run is in, batch by batch, under a lease on the run. */
+  async work(job: BillRunJob): Promise<void> {
+    const token = randomUUID();
+    const run = await this.claim(job, token);
+    if (!run) return;
+    const phase = run.phase;
+    try {
+      if (phase === 'create') await this.createDrafts(run, token);
+      else await this.issueDrafts(run, token);
+    } catch (error) {
+      const failure = error instanceof Error ? error.message : String(error);
+      await this.deps.uow.transactional(async () => {
+        const current = await this.deps.billRuns.lockById(run.accountId, run.id);
+        if (current?.state !== (phase === 'create' ? 'creating' : 'completing')) return;
+        Object.assign(current, { state: 'failed', failure, leaseToken: null, leaseUntil: null, updatedAt: this.deps.clock.now() });
+        await this.event(current, phase === 'create' ? 'bill_run.create_error' : 'bill_run.complete_error');
+      });
+      throw error;
+    }
+  }
+
+  /** Re-enqueues unfinished runs whose worker is gone (the sweep after a crash). */
+  async scheduleUnfinished(): Promise<void> {
+    for (const run of await this.deps.billRuns.unfinished()) await this.enqueue(run);
+  }
+
+  private enqueue(run: Pick<BillRun, 'id' | 'accountId'>): Promise<void> {
+    return this.deps.queue.enqueue(BILL_RUN_QUEUE, { accountId: run.accountId, billRunId: run.id } satisfies BillRunJob, run.id);
+  }
+
+  /** Takes (or renews) the lease on a run in `creating` / `completing`; null when it is not ours to work. */
+  private claim(job: BillRunJob, token: string): Promise<BillRun | null> {
+    return this.deps.uow.transactional(async () => {
+      const run = await this.deps.billRuns.lockById(job.accountId, job.billRunId);
+      if (!run || !['creating', 'completing'].includes(run.state)) return null;
+      const now = this.deps.clock.now();
+      if (run.leaseToken !== null && run.leaseToken !== token && run.leaseUntil! > now) return null;
+      return Object.assign(run, { leaseToken: token, leaseUntil: new Date(now.getTime() + this.deps.settings.leaseSeconds * 1000) });
+    });
+  }
+
+  /** Phase 1: drafts batch by batch until every contract of the run has an invoice or an error. */
+  private async createDrafts(run: BillRun, token: string): Promise<void> {
+    const { deps } = this;
+    const template = (await deps.templates.defaultOf(run.accountId, 'invoice')).id;
+    for (;;) {
+      const step = await deps.uow.transactional(async (): Promise<Step> => {
+        if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
+        const contracts = await deps.billRuns.unhandledContracts(run, deps.settings.batchSize);
+        if (contracts.length === 0) return 'done';
+        const now = deps.clock.now();
+        const drafts = await deps.drafts.draftAll(run.accountId, contracts, run.periodStart, run.periodEnd);
+        const billed = drafts.flatMap((d) => (d.draft ? [invoiceOf(run, d, template, now)] : []));
+        const written = await deps.invoices.insertWithLines(billed.map((b) => b.invoice), billed.flatMap((b) => b.lines));
+        const overlapping = billed.filter((b) => !written.has(b.invoice.id)).map((b) => b.invoice.contractId);
+        await deps.billRuns.addErrors([
+          ...drafts.flatMap((d) => (d.error ? [{ billRunId: run.id, accountId: run.accountId, contractId: d.contract.id, ...d.error, createdAt: now }] : [])),
+          ...overlapping.map((contractId) => ({
+            billRunId: run.id,
+            accountId: run.accountId,
+            contractId,
+            code: 'period_overlaps',
+            message: `Another invoice that is not cancelled covers part of ${run.periodStart} to ${run.periodEnd} for this contract.`,
+            createdAt: now,
+          })),
+        ]);
+        await this.event(run, 'bill_run.create_progress');
+        return 'more';
+      });
+      if (step === 'lost') return;
+      if (step === 'done') break;
+    }
+    await this.finish(run, 'creating', 'created', 'bill_run.create_success');
+  }
+
+  /** Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit. */
+  private async issueDrafts(run: BillRun, token: string): Promise<void> {
+    const { deps } = this;
+    while ((await deps.issuer.renderMissing(run.accountId, { runId: run.id }, deps.settings.batchSize)) > 0);
+    for (;;) {
+      const issued = await deps.uow.transactional(async (): Promise<string[] | 'lost'> => {
+        if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
+        const drafts = await deps.invoices.lockDrafts(run.id, deps.settings.batchSize);
+        if (drafts.length === 0) return [];
+        await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
+        await deps.invoices.flush();
+        await this.event(run, 'bill_run.complete_progress');
+        return drafts.map((d) => d.id);
+      });
+      if (issued === 'lost') return;
+      if (issued.length === 0) break;
+      await deps.issuer.renderMissing(run.accountId, { ids: issued }, issued.length);
+    }
+    await this.finish(run, 'completing', 'completed', 'bill_run.complete_success');
+  }
+
+  private async finish(run: BillRun, from: 'creating' | 'completing', to: 'created' | 'completed', type: BillRunEventType): Promise<void> {
+    await this.deps.uow.transactional(async () => {
+      const current = await this.deps.billRuns.lockById(run.accountId, run.id);
+      if (current?.state !== from) return;
+      const now = this.deps.clock.now();
+      Object.assign(current, { state: to, leaseToken: null, leaseUntil: null, updatedAt: now, ...(to === 'completed' ? { completedAt: now } : {}) });
+      await this.event(current, type);
+    });
+  }
+
+  private async event(run: BillRun, type: BillRunEventType, view?: BillRunView, userId: string | null = null): Promise<void> {
+    const data = view ?? (await this.present([run]))[0]!;
+    await this.deps.outbox.record([{ accountId: run.accountId, userId, type, entityId: run.id, data, siteIds: run.siteIds ?? [] }]);
+  }
+
+  private async present(runs: readonly BillRun[]): Promise<BillRunView[]> {
+    const ids = runs.map((r) => r.id);
+    const counts = await this.deps.billRuns.counts(ids);
+    const errors = await this.deps.billRuns.errorsOf(ids);
+    return runs.map((run) => ({
+      id: run.id,
+      periodStart: run.periodStart,
+      periodEnd: run.periodEnd,
+      siteIds: run.siteIds,
+      state: run.state,
+      phase: run.phase,
+      failure: run.failure,
+      counts: counts.get(run.id) ?? EMPTY_COUNTS,
+      errors: errors.filter((e) => e.billRunId === run.id).map(({ contractId, code, message }) => ({ contractId, code, message })),
+      completedAt: run.completedAt?.toISOString() ?? null,
+      ...timestampsOf(run),
+    }));
+  }
+}

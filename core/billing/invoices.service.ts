@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/actor.js';
+import type { Clock } from '../clock.js';
+import { Invoice, LineItem } from '../domain/billing/invoice.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { listPage, loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
+import type { UnitOfWork } from '../unit-of-work.js';
+import { listInvoicesQuery, listLineItemsQuery, removedInvoiceQueryFields, removedLineItemQueryFields, type InvoiceView, type LineItemView } from './bill-runs.commands.js';
+import { presentInvoice, presentLineItem, type InvoiceIssuer } from './invoice-issuing.js';
+import type { InvoiceRepository, LineItemRepository } from './invoices.repository.js';
+import type { TemplateRepository } from './templates.service.js';
+
+export interface InvoicesDependencies {
+  invoices: InvoiceRepository;
+  lineItems: LineItemRepository;
+  templates: TemplateRepository;
+  issuer: InvoiceIssuer;
+  uow: UnitOfWork;
+  clock: Clock;
+}
+
+const negate = (value: string) => String(-BigInt(value));
+
+/** Invoices and credit notes (design.md §7): read, their PDFs, and cancellation by credit note. */
+export class InvoicesService implements ResourceService<InvoiceView> {
+  constructor(private readonly deps: InvoicesDependencies) {}
+
+  async get(actor: Actor, id: string): Promise<InvoiceView> {
+    return presentInvoice(await loadOwned(this.deps.invoices, actor, 'invoice', id));
+  }
+
+  list(actor: Actor, query: unknown): Promise<ListResult<InvoiceView>> {
+    return listPage(this.deps.invoices, actor, listInvoicesQuery, query, (items) => items.map(presentInvoice), removedInvoiceQueryFields);
+  }
+
+  async listByContracts(actor: Actor, contractIds: readonly string[]): Promise<InvoiceView[]> {
+    return (await this.deps.invoices.findByContractIds(actor.accountId, contractIds)).map(presentInvoice);
+  }
+
+  async listByCustomers(actor: Actor, customerIds: readonly string[]): Promise<InvoiceView[]> {
+    return (await this.deps.invoices.findByCustomerIds(actor.accountId, customerIds)).map(presentInvoice);
+  }
+
+  /** The PDF stored at issue (never rendered again). */
+  async pdf(actor: Actor, id: string): Promise<{ number: string; content: Buffer }> {
+    const invoice = await loadOwned(this.deps.invoices, actor, 'invoice', id);
+    const content = invoice.number === null ? null : await this.deps.invoices.pdfOf(actor.accountId, invoice.id);
+    if (!content) throw new NotFoundError('invoice PDF', id);
+    return { number: invoice.number!, content };
+  }
+
+  /**
+   * Cancels an issued invoice: a credit note with the negated lines and its own number, the
+   * deducted prepayments unlocked, the period billable again. Answers the credit note.
+   */
+  async cancel(actor: Actor, id: string): Promise<InvoiceView> {
+    const { deps } = this;
+    const creditNote = await deps.uow.transactional(async () => {
+      await loadOwned(deps.invoices, actor, 'invoice', id);
+      const invoice = (await deps.invoices.lockById(actor.accountId, id))!;
+      if (invoice.kind !== 'invoice' || invoice.state !== 'issued') {
+        throw new ConflictError('invoice_not_cancellable', `Only an issued invoice can be cancelled; this ${invoice.kind.replace('_', ' ')} is ${invoice.state}.`);
+      }
+      const now = deps.clock.now();
+      const credit = Object.assign(new Invoice(), {
+        ...invoice,
+        id: randomUUID(),
+        kind: 'credit_note',
+        number: null,
+        state: 'draft',
+        netTotal: negate(invoice.netTotal),
+        taxes: invoice.taxes.map((t) => ({ ...t, netAmount: negate(t.netAmount), taxAmount: negate(t.taxAmount) })),
+        grossTotal: negate(invoice.grossTotal),
+        prepaymentsTotal: negate(invoice.prepaymentsTotal),
+        amountDue: negate(invoice.amountDue),
+        prepaymentIds: [],
+        issuedAt: null,
+        dueDate: null,
+        templateId: (await deps.templates.defaultOf(actor.accountId, 'credit_note')).id,
+        cancelsInvoiceId: invoice.id,
+        createdAt: now,
+        updatedAt: now,
+      } satisfies Invoice);
+      const lines = (await deps.lineItems.findByInvoiceIds(actor.accountId, [invoice.id])).map((line) =>
+        Object.assign(new LineItem(), { ...line, id: randomUUID(), invoiceId: credit.id, quantity: negate(line.quantity), netAmount: negate(line.netAmount), createdAt: now }),
+      );
+      await deps.issuer.issue(actor.accountId, 'credit_note', [credit], now, actor.userId);
+      await deps.invoices.insertWithLines([credit], lines);
+      Object.assign(invoice, { state: 'cancelled', updatedAt: now });
+      await deps.invoices.unlockPayments(actor.accountId, invoice.prepaymentIds);
+      await deps.issuer.record(actor.accountId, 'invoice.cancelled', [invoice], actor.userId);
+      return credit;
+    });
+    await deps.issuer.renderMissing(actor.accountId, { ids: [creditNote.id] });
+    return presentInvoice(creditNote);
+  }
+}
+
+/** Line items of invoices (design.md §7), read-only. */
+export class LineItemsService implements ResourceService<LineItemView> {
+  constructor(private readonly lineItems: LineItemRepository) {}
+
+  async get(actor: Actor, id: string): Promise<LineItemView> {
+    return presentLineItem(await loadOwned(this.lineItems, actor, 'line item', id));
+  }
+
+  list(actor: Actor, query: unknown): Promise<ListResult<LineItemView>> {
+    return listPage(this.lineItems, actor, listLineItemsQuery, query, (items) => items.map(presentLineItem), removedLineItemQueryFields);
+  }
+
+  async listByInvoices(actor: Actor, invoiceIds: readonly string[]): Promise<LineItemView[]> {
+    return (await this.lineItems.findByInvoiceIds(actor.accountId, invoiceIds)).map(presentLineItem);
+  }
+}

@@ -1,0 +1,113 @@
+import type { PriceComponentKind, PriceUnit } from './price.js';
+
+export const BILL_RUN_STATES = ['creating', 'created', 'completing', 'completed', 'failed'] as const;
+export type BillRunState = (typeof BILL_RUN_STATES)[number];
+export type BillRunPhase = 'create' | 'complete';
+
+/** A bill run (design.md §7): drafts every billable contract of a period, then issues them. */
+export class BillRun {
+  id!: string;
+  accountId!: string;
+  periodStart!: string;
+  periodEnd!: string;
+  /** Null: every site of the account. */
+  siteIds!: string[] | null;
+  state!: BillRunState;
+  /** The phase running, or the one that failed (and is retried). */
+  phase!: BillRunPhase;
+  /** Why the phase failed, while `failed`. */
+  failure!: string | null;
+  /** The worker running a phase holds a lease; a crashed one's lease runs out and another resumes. */
+  leaseToken!: string | null;
+  leaseUntil!: Date | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+  completedAt!: Date | null;
+}
+
+/** Why a bill run gave a contract no invoice. */
+export class BillRunError {
+  billRunId!: string;
+  accountId!: string;
+  contractId!: string;
+  code!: string;
+  message!: string;
+  createdAt!: Date;
+}
+
+export const INVOICE_KINDS = ['invoice', 'credit_note'] as const;
+export type InvoiceKind = (typeof INVOICE_KINDS)[number];
+export const INVOICE_STATES = ['draft', 'issued', 'paid', 'cancelled'] as const;
+export type InvoiceState = (typeof INVOICE_STATES)[number];
+
+/** Integers as strings: hundredths of a per cent, cents. */
+export interface InvoiceTax {
+  taxRateId: string;
+  percentage: string;
+  netAmount: string;
+  taxAmount: string;
+}
+
+export class Invoice {
+  id!: string;
+  accountId!: string;
+  kind!: InvoiceKind;
+  /** Null while draft. */
+  number!: string | null;
+  contractId!: string;
+  customerId!: string;
+  billRunId!: string | null;
+  periodStart!: string;
+  periodEnd!: string;
+  state!: InvoiceState;
+  /** Cents (bigint-valued strings keep 2^53 out of the way). */
+  netTotal!: string;
+  taxes!: InvoiceTax[];
+  grossTotal!: string;
+  prepaymentsTotal!: string;
+  amountDue!: string;
+  /** The received prepayments the draft deducted; locked when it is issued. */
+  prepaymentIds!: string[];
+  issuedAt!: Date | null;
+  dueDate!: string | null;
+  templateId!: string;
+  cancelsInvoiceId!: string | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+}
+
+export class LineItem {
+  id!: string;
+  accountId!: string;
+  invoiceId!: string;
+  contractId!: string;
+  position!: number;
+  description!: string;
+  kind!: PriceComponentKind;
+  /** Wh (scale 3, kWh in the API) or millionths of a month (scale 6). */
+  quantity!: string;
+  quantityScale!: number;
+  unit!: PriceUnit;
+  unitPrice!: string;
+  netAmount!: string;
+  taxRateId!: string;
+  /** Hundredths of a per cent. */
+  taxRate!: string;
+  periodStart!: string;
+  periodEnd!: string;
+  priceComponentId!: string;
+  /** The price version the line was billed at: such a price cannot change any more. */
+  priceId!: string;
+  meterId!: string | null;
+  createdAt!: Date;
+}
+
+const NUMBER_PREFIX: Record<InvoiceKind, string> = { invoice: 'INV', credit_note: 'CN' };
+
+/** `INV-2026-000001`: per account, kind and issue year, without gaps (design.md §7). */
+export function invoiceNumber(kind: InvoiceKind, year: number, sequence: number): string {
+  return `${NUMBER_PREFIX[kind]}-${year}-${String(sequence).padStart(6, '0')}`;
+}
+
+/** Days between issue and due date. */
+export const PAYMENT_TERM_DAYS = 14;

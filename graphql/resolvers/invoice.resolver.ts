@@ -1,0 +1,68 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import type { InvoiceView } from '../../core/billing/bill-runs.commands.js';
+import type { GraphQLContext } from '../context.js';
+import { crudResolver } from '../crud-resolver.js';
+import {
+  BillRunInput,
+  BillRunListArgs,
+  BillRunListType,
+  BillRunType,
+  InvoiceListArgs,
+  InvoiceListType,
+  InvoiceType,
+  LineItemListArgs,
+  LineItemListType,
+  LineItemType,
+} from '../types/invoice.types.js';
+
+@Resolver(() => BillRunType)
+export class BillRunResolver extends crudResolver({
+  name: 'BillRun',
+  plural: 'BillRuns',
+  type: BillRunType,
+  list: BillRunListType,
+  args: BillRunListArgs,
+  input: BillRunInput,
+  updatable: false,
+  service: ({ services }) => services.billRuns,
+}) {
+  @Mutation(() => BillRunType, { description: 'Issues every draft of a created run in the background (also retries a failed completion)' })
+  completeBillRun(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
+    return services.billRuns.complete(actor, id);
+  }
+
+  @Mutation(() => BillRunType, { description: 'Deletes a run before completion, with its drafts; answers it as it was' })
+  deleteBillRun(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
+    return services.billRuns.delete(actor, id);
+  }
+}
+
+@Resolver(() => InvoiceType)
+export class InvoiceResolver extends crudResolver({
+  name: 'Invoice',
+  plural: 'Invoices',
+  type: InvoiceType,
+  list: InvoiceListType,
+  args: InvoiceListArgs,
+  service: ({ services }) => services.invoices,
+}) {
+  @FieldResolver(() => [LineItemType])
+  lineItems(@Root() invoice: InvoiceView, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.lineItemsByInvoice.load(invoice.id);
+  }
+
+  @Mutation(() => InvoiceType, { description: 'Cancels an issued invoice; answers the credit note' })
+  cancelInvoice(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
+    return services.invoices.cancel(actor, id);
+  }
+}
+
+@Resolver(() => LineItemType)
+export class LineItemResolver extends crudResolver({
+  name: 'LineItem',
+  plural: 'LineItems',
+  type: LineItemType,
+  list: LineItemListType,
+  args: LineItemListArgs,
+  service: ({ services }) => services.lineItems,
+}) {}

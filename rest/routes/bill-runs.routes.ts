@@ -1,0 +1,95 @@
+import {
+  billRunView,
+  createBillRunCommand,
+  invoiceView,
+  lineItemView,
+  listBillRunsQuery,
+  listInvoicesQuery,
+  listLineItemsQuery,
+} from '../../core/billing/bill-runs.commands.js';
+import type { Services } from '../../core/services.js';
+import { resourceRoutes } from '../resource-routes.js';
+import type { RouteSpec } from '../route.js';
+
+/** Bill runs, invoices and line items (design.md §7). */
+export function billRunRoutes(s: Services): RouteSpec[] {
+  return [
+    ...resourceRoutes({
+      path: '/v1/bill-runs',
+      tag: 'Bill runs',
+      singular: 'BillRun',
+      plural: 'BillRuns',
+      view: billRunView,
+      service: s.billRuns,
+      create: createBillRunCommand,
+      list: listBillRunsQuery,
+    }),
+    {
+      method: 'post',
+      path: '/v1/bill-runs/{id}/complete',
+      operationId: 'completeBillRun',
+      summary: 'Issue every draft of a created run (numbers, locked prepayments, PDFs) in the background; also retries a failed completion',
+      tag: 'Bill runs',
+      response: { status: 202, description: 'The run, now completing', schema: billRunView },
+      errors: [404, 409],
+      handle: async ({ actor, params }) => ({ status: 202, body: await s.billRuns.complete(actor, params.id!) }),
+    },
+    {
+      method: 'delete',
+      path: '/v1/bill-runs/{id}',
+      operationId: 'deleteBillRun',
+      summary: 'Delete a run before completion, with its drafts',
+      tag: 'Bill runs',
+      response: { status: 204, description: 'Deleted' },
+      errors: [404, 409],
+      handle: async ({ actor, params }) => {
+        await s.billRuns.delete(actor, params.id!);
+        return { status: 204, body: undefined };
+      },
+    },
+    ...resourceRoutes({
+      path: '/v1/invoices',
+      tag: 'Invoices',
+      singular: 'Invoice',
+      plural: 'Invoices',
+      view: invoiceView,
+      service: s.invoices,
+      list: listInvoicesQuery,
+    }),
+    {
+      method: 'get',
+      path: '/v1/invoices/{id}/pdf',
+      operationId: 'getInvoicePdf',
+      summary: 'The PDF stored when the invoice was issued',
+      tag: 'Invoices',
+      response: { status: 200, description: 'The PDF', contentType: 'application/pdf' },
+      errors: [404],
+      handle: async ({ actor, params }) => {
+        const { number, content } = await s.invoices.pdf(actor, params.id!);
+        return { status: 200, body: content, contentType: 'application/pdf', fileName: `${number}.pdf` };
+      },
+    },
+    {
+      method: 'post',
+      path: '/v1/invoices/{id}/cancel',
+      operationId: 'cancelInvoice',
+      summary: 'Cancel an issued invoice with a credit note (prepayments unlocked, the period billable again)',
+      tag: 'Invoices',
+      response: { status: 201, description: 'The credit note', schema: invoiceView },
+      errors: [404, 409],
+      handle: async ({ actor, params }) => {
+        const creditNote = await s.invoices.cancel(actor, params.id!);
+        return { status: 201, body: creditNote, location: `/v1/invoices/${creditNote.id}` };
+      },
+    },
+    ...resourceRoutes({
+      path: '/v1/line-items',
+      tag: 'Invoices',
+      singular: 'LineItem',
+      plural: 'LineItems',
+      view: lineItemView,
+      service: s.lineItems,
+      list: listLineItemsQuery,
+    }),
+  ];
+}

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
+import { balancedSite, waitForBalance } from '../support/balancing.js';
+import { waitForRun } from '../support/billing.js';
+import { create, fixtures } from '../support/fixtures.js';
+import type { Api } from '../support/http.js';
+import { extractPages } from '../support/pdf.js';
+import { startReceiver } from '../support/receiver.js';
+
+const QH = 15 * 60 * 1000;
+/** October 2026 in Berlin: 31 days, the 25th 25 hours long (DST ends), so 2,980 quarter hours. */
+const OCTOBER = { from: Date.parse('2026-09-30T22:00:00.000Z'), to: Date.parse('2026-10-31T23:00:00.000Z') };
+const series = (meterId: string, kwh: number, range = OCTOBER) =>
+  Array.from({ length: (range.to - range.from) / QH }, (_, i) => ({ meterId, timestamp: new Date(range.from + i * QH).toISOString(), value: kwh }));
+
+/** A product with VAT, local/grid/base-fee components and their prices. */
+async function mieterstromProduct(api: Api) {
+  const vat = await create(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
+  const product = await fixtures.product(api);
+  const group = await create(api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Mieterstrom' });
+  const prices: Record<string, Record<string, any>[]> = {};
+  for (const [kind, versions] of Object.entries({
+    local_energy: [['2026-01-01', '0.200000'], ['2026-10-11', '0.250000']],
+    grid_energy: [['2026-01-01', '0.300000']],
+    base_fee: [['2026-01-01', '12.000000']],
+  })) {
+    const component = await create(api, '/v1/price-components', { priceComponentGroupId: group.id, name: kind, kind, taxRateId: vat.id });
+    prices[kind] = [];
+    for (const [validFrom, amount] of versions) prices[kind].push(await create(api, '/v1/prices', { priceComponentId: component.id, validFrom, amount }));
+  }
+  return { vat, product, prices };
+}
+
+async function pdfText(app: TestApp, account: SignedUp, invoiceId: string): Promise<{ type: string | null; text: string }> {
+  const response = await fetch(`${app.url}/v1/invoices/${invoiceId}/pdf`, { headers: { authorization: `Bearer ${account.accessToken}` } });
+  expect(response.status).toBe(200);
+  const buffer = Buffer.from(await response.arrayBuffer());
+  return { type: response.headers.get('content-type'), text: (await extractPages(buffer)).join(' ') };
+}
+
+const lines = async (api: Api, invoiceId: string) =>
+  (await api.get(`/v1/line-items?invoiceId=${invoiceId}`)).body.data.map((l: Record<string, unknown>) => ({
+    kind: l.kind,
+    quantity: l.quantity,
+    unitPrice: l.unitPrice,
+    netAmount: l.netAmount,
+    periodStart: l.periodStart,
+    periodEnd: l.periodEnd,
+  }));
+
+describe('bill runs', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp({ QUEUE_POLL_SECONDS: '0.5', RATE_LIMIT_PER_MINUTE: '100000', WEBHOOK_POLL_SECONDS: '0.1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', BILL_RUN_BATCH_SIZE: '2' });
+  });
+  afterAll(() => app.close());
+
+  it('bills a balanced month: drafts checked line by line, then numbers, locked prepayments, PDFs and events; a rerun creates nothing', async () => {
+    const a = await app.signUp('Stadtwerke A');
+    const receiver = await startReceiver();
+    await create(a.api, '/v1/webhook-endpoints', { url: receiver.url, events: ['*'] });
+    // Producer 1.5 kWh per quarter hour; consumers of priority 1, 2, 3 use 1, 1 and 0.4 kWh: the
+    // first gets 1 kWh locally, the second 0.5 kWh (and 0.5 from the grid), the third only grid energy.
+    const { site, producer, consumers } = await balancedSite(a.api, [1, 2, 3]);
+    for (const [meterId, kwh] of [[producer.id, 1.5], [consumers[0]!.id, 1], [consumers[1]!.id, 1], [consumers[2]!.id, 0.4]] as const) {
+      expect((await a.api.post('/v1/measurements', { measurements: series(meterId, kwh) })).status).toBe(201);
+    }
+    await waitForBalance(a.api, site.id, '2026-10-31T22:45:00.000Z', 60_000);
+    const { product, prices } = await mieterstromProduct(a.api);
+    const contracts: Record<string, any>[] = [];
+    for (const [index, startDate] of ['2026-01-01', '2026-01-01', '2026-10-16'].entries()) {
+      const customer = await fixtures.customer(a.api, { lastName: `Mieter ${index + 1}`, address: { line1: `Hausweg ${index + 1}`, locality: 'Berlin', postCode: '10115', country: 'DE' } });
+      const contract = await fixtures.contract(a.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id }, { startDate });
+      await create(a.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: consumers[index]!.id, startDate });
+      contracts.push(contract);
+    }
+    const prepayment = await create(a.api, '/v1/payments', { contractId: contracts[0]!.id, amount: '50.00', type: 'prepayment', state: 'received', dueDate: '2026-10-05' });
+
+    const created = await a.api.post('/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ state: 'creating', phase: 'create', siteIds: null, periodStart: '2026-10-01', periodEnd: '2026-11-01' });
+    const run = await waitForRun(a.api, created.body.id, 'created');
+    expect(run).toMatchObject({ counts: { contracts: 3, invoices: 3, issued: 0, errors: 0 }, errors: [] });
+
+    const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[];
+    const draftOf = (contract: Record<string, any>) => drafts.find((d) => d.contractId === contract.id)!;
+    expect(drafts.map((d) => [d.state, d.number, d.pdfUrl])).toEqual([['draft', null, null], ['draft', null, null], ['draft', null, null]]);
+    // Oct 1-10: 960 quarter hours; Oct 11-31: 2,020 (the 25th has 100).
+    expect(await lines(a.api, draftOf(contracts[0]!).id)).toEqual([
+      { kind: 'local_energy', quantity: '960.000', unitPrice: '0.200000', netAmount: '192.00', periodStart: '2026-10-01', periodEnd: '2026-10-11' },
+      { kind: 'local_energy', quantity: '2020.000', unitPrice: '0.250000', netAmount: '505.00', periodStart: '2026-10-11', periodEnd: '2026-11-01' },
+      { kind: 'base_fee', quantity: '1.000000', unitPrice: '12.000000', netAmount: '12.00', periodStart: '2026-10-01', periodEnd: '2026-11-01' },
+    ]);
+    // 709.00 net, 19 % = 134.71, gross 843.71, less the 50.00 prepayment.
+    expect(draftOf(contracts[0]!)).toMatchObject({ netTotal: '709.00', taxes: [{ percentage: '19.00', netAmount: '709.00', taxAmount: '134.71' }], grossTotal: '843.71', prepaymentsTotal: '50.00', amountDue: '793.71' });
+    expect(await lines(a.api, draftOf(contracts[1]!).id)).toEqual([
+      { kind: 'local_energy', quantity: '480.000', unitPrice: '0.200000', netAmount: '96.00', periodStart: '2026-10-01', periodEnd: '2026-10-11' },
+      { kind: 'local_energy', quantity: '1010.000', unitPrice: '0.250000', netAmount: '252.50', periodStart: '2026-10-11', periodEnd: '2026-11-01' },
+      { kind: 'grid_energy', quantity: '1490.000', unitPrice: '0.300000', netAmount: '447.00', periodStart: '2026-10-01', periodEnd: '2026-11-01' },
+      { kind: 'base_fee', quantity: '1.000000', unitPrice: '12.000000', netAmount: '12.00', periodStart: '2026-10-01', periodEnd: '2026-11-01' },
+    ]);
+    // 807.50 net, 19 % = 153.425 -> 153.43 (half away from zero).
+    expect(draftOf(contracts[1]!)).toMatchObject({ netTotal: '807.50', taxes: [{ taxAmount: '153.43' }], grossTotal: '960.93', prepaymentsTotal: '0.00', amountDue: '960.93' });
+    // From the 16th: 1,540 quarter hours x 0.4 kWh = 616 kWh; base fee 16/31 = 0.516129 months x 12 = 6.19.
+    expect(await lines(a.api, draftOf(contracts[2]!).id)).toEqual([
+      { kind: 'grid_energy', quantity: '616.000', unitPrice: '0.300000', netAmount: '184.80', periodStart: '2026-10-16', periodEnd: '2026-11-01' },
+      { kind: 'base_fee', quantity: '0.516129', unitPrice: '12.000000', netAmount: '6.19', periodStart: '2026-10-16', periodEnd: '2026-11-01' },
+    ]);
+    // 190.99 net, 19 % = 36.2881 -> 36.29.
+    expect(draftOf(contracts[2]!)).toMatchObject({ netTotal: '190.99', grossTotal: '227.28', amountDue: '227.28' });
+    // A draft's price can still change; the prepayment is not locked yet.
+    expect((await a.api.get(`/v1/payments/${prepayment.id}`)).body.lockedAt).toBeNull();
+
+    expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    const completed = await waitForRun(a.api, run.id, 'completed');
+    expect(completed.counts).toEqual({ contracts: 3, invoices: 3, issued: 3, errors: 0 });
+    const issued = ((await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).sort((x, y) => x.number.localeCompare(y.number));
+    const year = new Date().getFullYear();
+    expect(issued.map((i) => i.number)).toEqual([1, 2, 3].map((n) => `INV-${year}-00000${n}`));
+    for (const invoice of issued) {
+      expect(invoice).toMatchObject({ state: 'issued', pdfUrl: `/v1/invoices/${invoice.id}/pdf` });
+      expect(invoice.dueDate > invoice.issuedAt.slice(0, 10)).toBe(true);
+    }
+    expect((await a.api.get(`/v1/payments/${prepayment.id}`)).body.lockedAt).not.toBeNull();
+    const first = issued.find((i) => i.contractId === contracts[0]!.id)!;
+    const pdf = await pdfText(app, a, first.id);
+    expect(pdf.type).toBe('application/pdf');
+    for (const text of [first.number, 'Mieter 1', 'Hausweg 1', '192,00', '505,00', '12,00', '709,00', '134,71', '843,71', '50,00', '793,71', 'Stadtwerke A']) expect(pdf.text).toContain(text);
+    // Prices an issued invoice billed cannot change any more; a new version can be added.
+    const used = await a.api.patch(`/v1/prices/${prices.local_energy![1]!.id}`, { amount: '0.260000' });
+    expect(used.status).toBe(409);
+    expect(used.body.code).toBe('price_in_use');
+    await create(a.api, '/v1/prices', { priceComponentId: prices.local_energy![1]!.priceComponentId, validFrom: '2026-11-01', amount: '0.260000' });
+
+    // A rerun of the period creates nothing: every contract is already billed.
+    const rerun = await a.api.post('/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
+    const rerunDone = await waitForRun(a.api, rerun.body.id, 'created');
+    expect(rerunDone.counts).toEqual({ contracts: 3, invoices: 0, issued: 0, errors: 3 });
+    expect(rerunDone.errors.map((e: Record<string, string>) => e.code)).toEqual(['period_overlaps', 'period_overlaps', 'period_overlaps']);
+    expect((await a.api.get('/v1/invoices')).body.total).toBe(3);
+
+    await receiver.until(() => receiver.events().filter((e) => e.type === 'invoice.issued').length === 3 && receiver.events().some((e) => e.type === 'bill_run.complete_success'));
+    const types = receiver.events().map((e) => e.type);
+    expect(types.filter((t) => t === 'bill_run.create_progress').length).toBeGreaterThanOrEqual(2);
+    expect(types).toEqual(expect.arrayContaining(['bill_run.create_success', 'bill_run.complete_progress', 'bill_run.complete_success']));
+    const issuedEvent = receiver.events().find((e) => e.type === 'invoice.issued' && e.data.id === first.id)!;
+    expect(issuedEvent).toMatchObject({ userId: null, siteIds: [site.id], data: { number: first.number, amountDue: '793.71' } });
+    await receiver.close();
+  }, 120_000);
+});
