@@ -269,6 +269,153 @@ async function outboxWriteOverhead(api: Api, clients: Api[], receiver: Receiver)
   return Number((((mean(rates.without) - mean(rates.with)) / mean(rates.without)) * 100).toFixed(1));
 }
 
+/** October 2026 in the account's timezone (Europe/Berlin): 2,980 quarter hours, the 25th 25 hours long. */
+const MONTH = { periodStart: '2026-10-01', periodEnd: '2026-11-01', from: Date.parse('2026-09-30T22:00:00.000Z'), to: Date.parse('2026-10-31T23:00:00.000Z') };
+/** Balanced sites of one producer and 100 consumers, each consumer on its own contract. */
+const BILLED_SITES = 10;
+const CONSUMERS = 100;
+
+/** `work` on every item, `size` requests at a time (most resources have no batch endpoint); results in item order. */
+async function inChunks<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(work))));
+  return results;
+}
+
+/** A product with VAT and local energy (a new price from October 11), grid energy and base fee prices. */
+async function billedProduct(api: Api): Promise<string> {
+  const vat = await created(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
+  const product = await created(api, '/v1/electricity-products', { name: 'Bill run' });
+  const group = await created(api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Mieterstrom' });
+  const prices = { local_energy: [['2026-01-01', '0.200000'], ['2026-10-11', '0.250000']], grid_energy: [['2026-01-01', '0.300000']], base_fee: [['2026-01-01', '12.000000']] };
+  for (const [kind, versions] of Object.entries(prices)) {
+    const component = await created(api, '/v1/price-components', { priceComponentGroupId: group.id, name: kind, kind, taxRateId: vat.id });
+    for (const [validFrom, amount] of versions) await created(api, '/v1/prices', { priceComponentId: component.id, validFrom, amount });
+  }
+  return product.id;
+}
+
+interface BilledSite {
+  id: string;
+  /** The producer first, then the consumers. */
+  meterIds: string[];
+}
+
+/**
+ * The sites over the API, 20 requests at a time: per meter its participant setting (consumer
+ * priorities 1, 2 and none in turn) and, for a consumer, a customer, a contract from 2026-01-01 and
+ * the contract meter; then one received prepayment per contract in one batch.
+ */
+async function billedSites(api: Api, productId: string): Promise<BilledSite[]> {
+  const sites = await inChunks(Array.from({ length: BILLED_SITES }, (_, s) => s), 20, (s) => created(api, '/v1/sites', { ...SITE, name: `Billed ${s}` }));
+  const slots = sites.flatMap((site, s) => Array.from({ length: CONSUMERS + 1 }, (_, m) => ({ siteId: site.id, s, m })));
+  const meters = await inChunks(slots, 20, async ({ siteId, s, m }) => {
+    const direction = m === 0 ? 'producer' : 'consumer';
+    const meter = await created(api, '/v1/meters', { siteId, direction, identifier: `R-${s}-${m}`, measuring: 'load_profile_accurate', startDate: '2025-12-31T23:00:00.000Z' });
+    await created(api, '/v1/meter-balancing-settings', { siteId, meterId: meter.id, balancing: 'participant', startDate: '2026-01-01', priority: m % 3 === 0 ? null : m % 3 });
+    if (m === 0) return { meterId: meter.id as string, contractId: null };
+    const customer = await created(api, '/v1/customers', { lastName: `Mieter ${s}-${m}`, address: { line1: `Hausweg ${m}`, ...SITE.address } });
+    const contract = await created(api, '/v1/contracts', { customerId: customer.id, electricityProductId: productId, siteId, dunningBlock: false, startDate: '2026-01-01', number: `R-${s}-${m}` });
+    await created(api, '/v1/contract-meters', { contractId: contract.id, siteId, meterId: meter.id, startDate: '2026-01-01' });
+    return { meterId: meter.id as string, contractId: contract.id as string };
+  });
+  const contractIds = meters.flatMap((m) => (m.contractId ? [m.contractId] : []));
+  await created(api, '/v1/payments/batch', { payments: contractIds.map((contractId) => ({ contractId, amount: '30.00', type: 'prepayment', state: 'received', dueDate: '2026-10-05' })) });
+  return sites.map((site, s) => ({ id: site.id, meterIds: meters.slice(s * (CONSUMERS + 1), (s + 1) * (CONSUMERS + 1)).map((m) => m.meterId) }));
+}
+
+/** Wh in the quarter hour at UTC slot `slot`: the producer 12 kWh from 07:00 to 17:00 UTC, consumers 50 to 230 Wh. */
+function billedWh(meterIndex: number, slot: number): number {
+  if (meterIndex === 0) return slot >= 28 && slot < 68 ? 12_000 : 0;
+  return 50 + ((meterIndex * 7 + slot) % 10) * 20;
+}
+
+/**
+ * The month of every meter by COPY as the UTC day rows ingest writes (NULL outside the month), then
+ * each site's range marked for balancing as ingest marks it (first to last quarter hour).
+ */
+async function copyMonth(client: pg.Client, accountId: string, sites: readonly BilledSite[]): Promise<void> {
+  const days = Array.from({ length: Math.ceil((MONTH.to - MONTH.from) / DAY) + 1 }, (_, d) => MONTH.from - (MONTH.from % DAY) + d * DAY);
+  const rows = sites.flatMap((site) =>
+    site.meterIds.flatMap((meterId, m) =>
+      days.map((day) => {
+        const values = Array.from({ length: 96 }, (_, slot) => (day + slot * QH >= MONTH.from && day + slot * QH < MONTH.to ? billedWh(m, slot) : 'NULL'));
+        return `${accountId}\t${meterId}\t${new Date(day).toISOString().slice(0, 10)}\t{${values.join(',')}}\n`;
+      }),
+    ),
+  );
+  await pipeline(Readable.from(rows), client.query(copyFrom('COPY measurement_days (account_id, meter_id, day, "values") FROM STDIN')));
+  await client.query(
+    `insert into balancing_dirty_ranges (id, account_id, site_id, from_at, to_at)
+     select gen_random_uuid(), $1, site_id, $2, $3 from unnest($4::uuid[]) as site_id`,
+    [accountId, new Date(MONTH.from), new Date(MONTH.to - QH), sites.map((s) => s.id)],
+  );
+}
+
+/**
+ * Waits until every site is balanced over the month: nothing pending or queued, the last interval
+ * balanced, and of the 32 UTC days the month touches only the 92 quarter hours outside it incomplete.
+ */
+async function expectMonthBalanced(api: Api, siteIds: readonly string[]): Promise<void> {
+  const lastInterval = new Date(MONTH.to - QH).toISOString();
+  const outside = (Math.ceil((MONTH.to - MONTH.from) / DAY) + 1) * 96 - (MONTH.to - MONTH.from) / QH;
+  const started = process.hrtime.bigint();
+  for (const siteId of siteIds) {
+    for (;;) {
+      const status = (await api.get(`/v1/sites/${siteId}/balancing-status`)).body;
+      const settled = status.pendingRanges === 0 && !status.jobs.created && !status.jobs.retry && !status.jobs.active;
+      if (settled && status.lastBalancedInterval === lastInterval && status.incompleteIntervals === outside) break;
+      if (settled || Number(process.hrtime.bigint() - started) > 300e9) throw new Error(`site ${siteId} not balanced over the month: ${JSON.stringify(status)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Polls the run every 20 ms until it is in `state`; a failed run, or 5 minutes, throws with its body. */
+async function runReaches(api: Api, id: string, state: string): Promise<Record<string, any>> {
+  const started = process.hrtime.bigint();
+  for (;;) {
+    const run = (await api.get(`/v1/bill-runs/${id}`)).body;
+    if (run.state === state) return run;
+    if (run.state === 'failed' || Number(process.hrtime.bigint() - started) > 300e9) throw new Error(`bill run did not reach ${state}: ${JSON.stringify(run).slice(0, 2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * 1,000 contracts on 10 balanced sites billed for a month by a worker process (default batch size):
+ * set up over the API and by COPY, balanced by that worker (not timed), then invoices drafted per
+ * second from `POST /v1/bill-runs` until `created`, and issued per second (numbers, locked
+ * prepayments, PDFs) from `POST /complete` until `completed`.
+ */
+async function billRunRates(api: Api, url: string, client: pg.Client, accountId: string): Promise<{ bill_run_create_invoices_per_s: number; bill_run_complete_invoices_per_s: number }> {
+  const contracts = BILLED_SITES * CONSUMERS;
+  const sites = await billedSites(api, await billedProduct(api));
+  await copyMonth(client, accountId, sites);
+  // Its first sweep schedules the marked sites; it sees the service's environment.
+  const worker = await startProcess('worker', url, /ebbs worker started/, WEBHOOK_ENV);
+  try {
+    await expectMonthBalanced(api, sites.map((s) => s.id));
+    let run: Record<string, any> = {};
+    const createSeconds = await timed(async () => {
+      run = await runReaches(api, (await created(api, '/v1/bill-runs', { periodStart: MONTH.periodStart, periodEnd: MONTH.periodEnd })).id, 'created');
+    });
+    if (run.counts.invoices !== contracts || run.counts.errors !== 0) throw new Error(`bill run created: ${JSON.stringify(run).slice(0, 2000)}`);
+    const completeSeconds = await timed(async () => {
+      const response = await api.post(`/v1/bill-runs/${run.id}/complete`);
+      if (response.status !== 202) throw new Error(`complete failed: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
+      run = await runReaches(api, run.id, 'completed');
+    });
+    const issued = (await api.get(`/v1/invoices?billRunId=${run.id}&state=issued&limit=1`)).body;
+    if (run.counts.issued !== contracts || issued.total !== contracts) throw new Error(`bill run completed: ${JSON.stringify(run).slice(0, 2000)}; ${issued.total} issued invoices listed`);
+    const pdf = await api.get(`/v1/invoices/${issued.data[0].id}/pdf`);
+    if (pdf.status !== 200 || !pdf.headers.get('content-type')?.startsWith('application/pdf')) throw new Error(`pdf: ${pdf.status} ${pdf.headers.get('content-type')}`);
+    return { bill_run_create_invoices_per_s: Math.round(contracts / createSeconds), bill_run_complete_invoices_per_s: Math.round(contracts / completeSeconds) };
+  } finally {
+    await worker.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const name = `ebbs_bench_${Date.now()}`;
   await admin(`CREATE DATABASE "${name}"`);
@@ -280,6 +427,13 @@ async function main(): Promise<void> {
     const account = (await runCli(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET, WEBHOOK_SECRET_KEY: SECRET }), ['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test'])) as Record<string, string>;
     const grant = await new Api(service.baseUrl).post('/v1/oauth', { grantType: 'api_token', token: account.apiToken });
     const api = new Api(service.baseUrl, grant.body.accessToken);
+    if (process.env.TMP_ONLY_BILLRUNS) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      console.log(JSON.stringify(await billRunRates(api, url, c, account.accountId!)));
+      await c.end();
+      return;
+    }
     const site = (await api.post('/v1/sites', { name: 'Bench', type: 'unbalanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;
     const meterIds: string[] = [];
     for (let i = 0; i < 420; i++) {
@@ -334,6 +488,8 @@ async function main(): Promise<void> {
       `select pg_total_relation_size('measurement_days') as bytes,
               (select sum(cardinality(array_remove("values", null))) from measurement_days) as values`,
     );
+    // Last: its month of data would change the storage figures above.
+    const billRuns = await billRunRates(api, url, client, account.accountId!);
     await client.end();
     const summary = {
       ingest_http_500_values_per_s: at500,
@@ -347,6 +503,7 @@ async function main(): Promise<void> {
       ...balancing,
       webhook_deliveries_per_s: webhookRate,
       outbox_write_overhead_pct: outboxOverhead,
+      ...billRuns,
       run_id: randomUUID(),
     };
     console.log(JSON.stringify(summary));

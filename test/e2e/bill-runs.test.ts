@@ -146,6 +146,81 @@ describe('bill runs', () => {
     expect(types).toEqual(expect.arrayContaining(['bill_run.create_success', 'bill_run.complete_progress', 'bill_run.complete_success']));
     const issuedEvent = receiver.events().find((e) => e.type === 'invoice.issued' && e.data.id === first.id)!;
     expect(issuedEvent).toMatchObject({ userId: null, siteIds: [site.id], data: { number: first.number, amountDue: '793.71' } });
+
+    // Cancelling gives the prepayment back to the next invoice of the period.
+    expect((await a.api.post(`/v1/invoices/${first.id}/cancel`)).status).toBe(201);
+    expect((await a.api.get(`/v1/payments/${prepayment.id}`)).body.lockedAt).toBeNull();
+    await receiver.until(() => receiver.events().some((e) => e.type === 'invoice.cancelled'));
+    expect(receiver.events().find((e) => e.type === 'invoice.cancelled')).toMatchObject({ userId: a.userId, data: { id: first.id, state: 'cancelled' } });
     await receiver.close();
+  }, 120_000);
+
+  it('bills consumption on an unbalanced site, reports a contract with incomplete data, deletes a run, cancels and rebills', async () => {
+    const b = await app.signUp('Stadtwerke B');
+    const site = await fixtures.site(b.api, { type: 'unbalanced_accurate' });
+    const meters = [];
+    for (let i = 0; i < 2; i++) meters.push(await fixtures.meter(b.api, site.id, { measuring: 'load_profile_accurate', startDate: '2026-09-30T22:00:00.000Z' }));
+    expect((await b.api.post('/v1/measurements', { measurements: series(meters[0]!.id, 0.25) })).status).toBe(201);
+    // The second meter misses October 31.
+    expect((await b.api.post('/v1/measurements', { measurements: series(meters[1]!.id, 0.25, { from: OCTOBER.from, to: OCTOBER.to - 25 * 4 * QH + 4 * QH }) })).status).toBe(201);
+    const vat = await create(b.api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
+    const product = await fixtures.product(b.api);
+    const group = await create(b.api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
+    const energy = await create(b.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Arbeitspreis', kind: 'energy', taxRateId: vat.id });
+    await create(b.api, '/v1/prices', { priceComponentId: energy.id, validFrom: '2026-01-01', amount: '0.321000' });
+    const contracts = [];
+    for (const meter of meters) {
+      const customer = await fixtures.customer(b.api);
+      const contract = await fixtures.contract(b.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
+      await create(b.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+      contracts.push(contract);
+    }
+
+    const discarded = await create(b.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01', siteIds: [site.id] });
+    await waitForRun(b.api, discarded.id, 'created');
+    expect((await b.api.delete(`/v1/bill-runs/${discarded.id}`)).status).toBe(204);
+    expect((await b.api.get(`/v1/bill-runs/${discarded.id}`)).status).toBe(404);
+    expect((await b.api.get('/v1/invoices')).body.total).toBe(0);
+
+    const run = await create(b.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01', siteIds: [site.id] });
+    const created = await waitForRun(b.api, run.id, 'created');
+    expect(created.counts).toEqual({ contracts: 2, invoices: 1, issued: 0, errors: 1 });
+    expect(created.errors).toEqual([{ contractId: contracts[1]!.id, code: 'incomplete_measurements', message: expect.stringContaining('2026-10-31') }]);
+    // 2,980 quarter hours x 0.25 kWh = 745 kWh x 0.321 = 239.145 -> 239.15 (half away from zero); 19 % = 45.4385 -> 45.44.
+    const [draft] = (await b.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data;
+    expect(draft).toMatchObject({ contractId: contracts[0]!.id, netTotal: '239.15', taxes: [{ taxAmount: '45.44' }], grossTotal: '284.59', state: 'draft' });
+    expect(await lines(b.api, draft.id)).toEqual([{ kind: 'energy', quantity: '745.000', unitPrice: '0.321000', netAmount: '239.15', periodStart: '2026-10-01', periodEnd: '2026-11-01' }]);
+    expect((await b.api.post(`/v1/invoices/${draft.id}/cancel`)).body.code).toBe('invoice_not_cancellable');
+    expect((await b.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    await waitForRun(b.api, run.id, 'completed');
+    expect((await b.api.delete(`/v1/bill-runs/${run.id}`)).body.code).toBe('bill_run_has_issued_invoices');
+    const invoice = (await b.api.get(`/v1/invoices/${draft.id}`)).body;
+    expect(invoice.number).toBe(`INV-${new Date().getFullYear()}-000001`);
+
+    const cancelled = await b.api.post(`/v1/invoices/${invoice.id}/cancel`);
+    expect(cancelled.status).toBe(201);
+    expect(cancelled.body).toMatchObject({ kind: 'credit_note', number: `CN-${new Date().getFullYear()}-000001`, state: 'issued', cancelsInvoiceId: invoice.id, netTotal: '-239.15', grossTotal: '-284.59', amountDue: '-284.59' });
+    expect(await lines(b.api, cancelled.body.id)).toEqual([{ kind: 'energy', quantity: '-745.000', unitPrice: '0.321000', netAmount: '-239.15', periodStart: '2026-10-01', periodEnd: '2026-11-01' }]);
+    expect((await b.api.get(`/v1/invoices/${invoice.id}`)).body.state).toBe('cancelled');
+    expect((await b.api.post(`/v1/invoices/${invoice.id}/cancel`)).status).toBe(409);
+    const creditPdf = await pdfText(app, b, cancelled.body.id);
+    for (const text of [cancelled.body.number, invoice.number, '239,15', '284,59']) expect(creditPdf.text).toContain(text);
+
+    // The period is billable again: the rerun bills the first contract once more, with the next number.
+    const rebill = await create(b.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01', siteIds: [site.id] });
+    expect((await waitForRun(b.api, rebill.id, 'created')).counts).toEqual({ contracts: 2, invoices: 1, issued: 0, errors: 1 });
+    await b.api.post(`/v1/bill-runs/${rebill.id}/complete`);
+    await waitForRun(b.api, rebill.id, 'completed');
+    const issued = (await b.api.get(`/v1/invoices?state=issued&kind=invoice`)).body.data;
+    expect(issued.map((i: Record<string, string>) => [i.number, i.grossTotal])).toEqual([[`INV-${new Date().getFullYear()}-000002`, '284.59']]);
+
+    const graphql = await b.api.graphql(`query($id: ID!) { contract(id: $id) { invoices { number state lineItems { quantity netAmount } } } }`, { id: contracts[0]!.id });
+    expect(graphql.body.data.contract.invoices.map((i: Record<string, unknown>) => i.state)).toEqual(['cancelled', 'issued', 'issued']);
+    expect(graphql.body.data.contract.invoices[1].lineItems).toEqual([{ quantity: '-745.000', netAmount: '-239.15' }]);
+
+    const settled = await b.api.get('/v1/invoices?settled=true');
+    expect([settled.status, settled.body.errors[0]]).toEqual([400, expect.objectContaining({ path: 'settled', code: 'field_removed', message: expect.stringContaining('state') })]);
+    const ownership = await b.api.get(`/v1/line-items?meterOwnershipId=${meters[0]!.id}`);
+    expect([ownership.status, ownership.body.errors[0].code]).toEqual([400, 'field_removed']);
   }, 120_000);
 });

@@ -1,0 +1,120 @@
+import type { ChildProcess } from 'node:child_process';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, TEST_JWT_SECRET, TEST_WEBHOOK_KEY, type SignedUp, type TestApp } from '../support/app.js';
+import { waitForRun } from '../support/billing.js';
+import { create, fixtures } from '../support/fixtures.js';
+import { spawnEbbs } from '../support/process.js';
+
+const QH = 15 * 60 * 1000;
+const CONTRACTS = 5;
+/** One batch per contract, so that a worker can be killed between two committed batches. */
+const FAST = { QUEUE_POLL_SECONDS: '0.5', BILL_RUN_BATCH_SIZE: '1', BILL_RUN_LEASE_SECONDS: '1', BILL_RUN_SWEEP_SECONDS: '0.5' };
+
+async function waitFor(what: string, condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/**
+ * A worker is killed while the next batch of a phase waits on a lock this test holds (so earlier
+ * batches have committed and one is in flight); another worker takes the run over once the lease
+ * runs out and finishes it: no duplicate, no gap, no lost contract.
+ */
+describe('bill runs across worker crashes', () => {
+  let app: TestApp;
+  let a: SignedUp;
+  let db: pg.Client;
+  let env: Record<string, string>;
+  const workers: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp({ ...FAST, WORKER: 'off' });
+    a = await app.signUp('A');
+    db = new pg.Client({ connectionString: app.database.url });
+    await db.connect();
+    env = { ...FAST, DATABASE_URL: app.database.url, JWT_SECRET: TEST_JWT_SECRET, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY };
+  });
+  afterAll(async () => {
+    for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) await kill(worker);
+    await db.end();
+    await app.close();
+  });
+
+  const startWorker = () => {
+    const worker = spawnEbbs(['worker'], env);
+    workers.push(worker);
+    return worker;
+  };
+
+  it('finishes both phases after a SIGKILL in the middle of each', async () => {
+    const site = await fixtures.site(a.api, { type: 'unbalanced_accurate' });
+    const vat = await create(a.api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
+    const product = await fixtures.product(a.api);
+    const group = await create(a.api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
+    const energy = await create(a.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Arbeitspreis', kind: 'energy', taxRateId: vat.id });
+    await create(a.api, '/v1/prices', { priceComponentId: energy.id, validFrom: '2026-01-01', amount: '0.300000' });
+    const contracts: Record<string, any>[] = [];
+    for (let i = 0; i < CONTRACTS; i++) {
+      const meter = await fixtures.meter(a.api, site.id, { measuring: 'load_profile_accurate', startDate: '2026-09-30T22:00:00.000Z' });
+      const dayStart = Date.parse('2026-09-30T22:00:00.000Z');
+      await create(a.api, '/v1/measurements', { measurements: Array.from({ length: 96 }, (_, s) => ({ meterId: meter.id, timestamp: new Date(dayStart + s * QH).toISOString(), value: 0.5 })) });
+      const customer = await fixtures.customer(a.api);
+      const contract = await fixtures.contract(a.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
+      await create(a.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+      contracts.push(contract);
+    }
+    contracts.sort((x, y) => x.id.localeCompare(y.id));
+    const counts = async (id: string) => (await a.api.get(`/v1/bill-runs/${id}`)).body.counts;
+    const waitingOnLock = async () =>
+      (await db.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rowCount === 1;
+
+    // Phase 1: the third contract (in the order runs draft them) has an uncommitted invoice of this
+    // test for the day, so the worker's third batch waits on the exclusion constraint.
+    await db.query('begin');
+    await db.query(
+      `insert into invoices (id, account_id, kind, contract_id, customer_id, period_start, period_end, state, net_total, taxes, gross_total, prepayments_total, amount_due, prepayment_ids, template_id, created_at, updated_at)
+       values (gen_random_uuid(), $1, 'invoice', $2, $3, '2026-10-01', '2026-10-02', 'draft', 0, '[]', 0, 0, 0, '[]', gen_random_uuid(), now(), now())`,
+      [a.accountId, contracts[2]!.id, contracts[2]!.customerId],
+    );
+    const first = startWorker();
+    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-02' });
+    await waitFor('two drafted batches', async () => (await counts(run.id)).contracts === 2);
+    await waitFor('phase 1: the third batch waiting on the lock', waitingOnLock);
+    await kill(first);
+    await db.query('rollback');
+    const second = startWorker();
+    const created = await waitForRun(a.api, run.id, 'created');
+    expect(created.counts).toEqual({ contracts: CONTRACTS, invoices: CONTRACTS, issued: 0, errors: 0 });
+    const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[];
+    expect(drafts.map((d) => d.contractId).sort()).toEqual(contracts.map((c) => c.id));
+
+    // Phase 2: the third draft (in the order runs issue them) is locked by this test.
+    const third = drafts.map((d) => d.id).sort()[2]!;
+    await db.query('begin');
+    await db.query('select 1 from invoices where id = $1 for update', [third]);
+    expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    await waitFor('two issued batches', async () => (await counts(run.id)).issued === 2);
+    await waitFor('phase 2: the third batch waiting on the lock', waitingOnLock);
+    await kill(second);
+    await db.query('rollback');
+    startWorker();
+    const completed = await waitForRun(a.api, run.id, 'completed');
+    expect(completed.counts).toEqual({ contracts: CONTRACTS, invoices: CONTRACTS, issued: CONTRACTS, errors: 0 });
+    const issued = (await a.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[];
+    const year = new Date().getFullYear();
+    expect(issued.map((i) => i.number).sort()).toEqual(Array.from({ length: CONTRACTS }, (_, i) => `INV-${year}-00000${i + 1}`));
+    const { rows } = await db.query('select count(*)::int as pdfs from invoice_pdfs p join invoices i on i.id = p.invoice_id where i.bill_run_id = $1', [run.id]);
+    expect(rows[0].pdfs).toBe(CONTRACTS);
+    expect((await a.api.get('/v1/invoices')).body.total).toBe(CONTRACTS);
+  }, 120_000);
+});
