@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { Actor } from '../auth/actor.js';
 import { generateToken, hashToken } from '../auth/secret-token.js';
 import type { Clock } from '../clock.js';
 import { Account, ApiToken, User } from '../domain/accounts/account.js';
@@ -25,6 +26,13 @@ export class AccountsService {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
+
+  /** Who an operator command acts as: the account's oldest admin (of the only account when none is named). */
+  async operator(accountId?: string): Promise<Actor> {
+    const user = await this.accounts.findOperator(accountId);
+    if (!user) throw new NotFoundError('account', accountId ?? '(name one with --account: the database holds several or none)');
+    return { accountId: user.accountId, userId: user.id, role: 'admin', clientId: 'cli' };
+  }
 
   async createAccount(input: z.input<typeof createAccountCommand>): Promise<NewCredentials> {
     const command = parseInput(createAccountCommand, input);

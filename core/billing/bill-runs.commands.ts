@@ -42,6 +42,7 @@ export const billRunView = z.object({
   phase: z.enum(['create', 'complete']).describe('The phase running or done last; with state failed, the one that failed'),
   failure: z.string().nullable(),
   counts: z.object({
+    total: z.number().int().describe('Contracts the run bills (while creating: handled and still to come)'),
     contracts: z.number().int().describe('Contracts handled so far: an invoice or an error each'),
     invoices: z.number().int(),
     issued: z.number().int(),

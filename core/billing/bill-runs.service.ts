@@ -42,7 +42,11 @@ type BillRunEventType = 'bill_run.create_progress' | 'bill_run.create_success' |
 /** What one batch transaction of a phase found: more to do, nothing left, or the run taken over. */
 type Step = 'more' | 'done' | 'lost';
 
-const EMPTY_COUNTS: BillRunCounts = { contracts: 0, invoices: 0, issued: 0, errors: 0 };
+const EMPTY_COUNTS: Omit<BillRunCounts, 'total'> = { contracts: 0, invoices: 0, issued: 0, errors: 0 };
+
+function withTotal(counts: Omit<BillRunCounts, 'total'>, billable: number | undefined): BillRunCounts {
+  return { total: billable === undefined ? counts.contracts : Math.max(billable, counts.contracts), ...counts };
+}
 
 /** A draft's invoice row and line rows. */
 function invoiceOf(run: BillRun, result: Extract<ContractDraft, { draft: object }>, templateId: string, now: Date): { invoice: Invoice; lines: LineItem[] } {
@@ -289,6 +293,8 @@ export class BillRunsService implements ResourceService<BillRunView> {
     const ids = runs.map((r) => r.id);
     const counts = await this.deps.billRuns.counts(ids);
     const errors = await this.deps.billRuns.errorsOf(ids);
+    // While drafting, the contracts still to come are counted too (a progress bar's 100 %).
+    const totals = new Map(await Promise.all(runs.filter((r) => r.state === 'creating').map(async (r) => [r.id, await this.deps.billRuns.countBillable(r)] as const)));
     return runs.map((run) => ({
       id: run.id,
       periodStart: run.periodStart,
@@ -297,7 +303,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
       state: run.state,
       phase: run.phase,
       failure: run.failure,
-      counts: counts.get(run.id) ?? EMPTY_COUNTS,
+      counts: withTotal(counts.get(run.id) ?? EMPTY_COUNTS, totals.get(run.id)),
       errors: errors.filter((e) => e.billRunId === run.id).map(({ contractId, code, message }) => ({ contractId, code, message })),
       completedAt: run.completedAt?.toISOString() ?? null,
       ...timestampsOf(run),

@@ -3,6 +3,8 @@ import type { Contract } from '../domain/contracts/contract.js';
 import type { ResourceRepository } from '../resource.repository.js';
 
 export interface BillRunCounts {
+  /** Contracts the run bills: those it has handled and, while creating, those still to come. */
+  total: number;
   /** Contracts the run has handled so far: an invoice or an error each. */
   contracts: number;
   invoices: number;
@@ -17,7 +19,10 @@ export interface BillRunRepository extends ResourceRepository<BillRun, { state?:
    * with a contract meter in the period, on the run's sites, in id order.
    */
   unhandledContracts(run: BillRun, limit: number): Promise<Contract[]>;
-  counts(runIds: readonly string[]): Promise<Map<string, BillRunCounts>>;
+  /** Without `total`: the caller adds the contracts still to come. */
+  counts(runIds: readonly string[]): Promise<Map<string, Omit<BillRunCounts, 'total'>>>;
+  /** Contracts the run bills now: in force in the period, on its sites, with a contract meter in it. */
+  countBillable(run: BillRun): Promise<number>;
   errorsOf(runIds: readonly string[]): Promise<BillRunError[]>;
   /** Inserts errors; a contract that already has one on the run keeps it. */
   addErrors(errors: readonly BillRunError[]): Promise<void>;

@@ -3,6 +3,7 @@ import { ListArgs } from './common.types.js';
 
 @ObjectType('BillRunCounts')
 export class BillRunCountsType {
+  @Field(() => Int, { description: 'Contracts the run bills (while creating: handled and still to come)' }) total!: number;
   @Field(() => Int, { description: 'Contracts handled so far: an invoice or an error each' }) contracts!: number;
   @Field(() => Int) invoices!: number;
   @Field(() => Int) issued!: number;

@@ -89,12 +89,13 @@ describe('bill runs across worker crashes', () => {
     const first = startWorker();
     const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-02' });
     await waitFor('two drafted batches', async () => (await counts(run.id)).contracts === 2);
+    expect((await counts(run.id)).total).toBe(CONTRACTS);
     await waitFor('phase 1: the third batch waiting on the lock', waitingOnLock);
     await kill(first);
     await db.query('rollback');
     const second = startWorker();
     const created = await waitForRun(a.api, run.id, 'created');
-    expect(created.counts).toEqual({ contracts: CONTRACTS, invoices: CONTRACTS, issued: 0, errors: 0 });
+    expect(created.counts).toEqual({ total: CONTRACTS, contracts: CONTRACTS, invoices: CONTRACTS, issued: 0, errors: 0 });
     const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[];
     expect(drafts.map((d) => d.contractId).sort()).toEqual(contracts.map((c) => c.id));
 
@@ -109,7 +110,7 @@ describe('bill runs across worker crashes', () => {
     await db.query('rollback');
     startWorker();
     const completed = await waitForRun(a.api, run.id, 'completed');
-    expect(completed.counts).toEqual({ contracts: CONTRACTS, invoices: CONTRACTS, issued: CONTRACTS, errors: 0 });
+    expect(completed.counts).toEqual({ total: CONTRACTS, contracts: CONTRACTS, invoices: CONTRACTS, issued: CONTRACTS, errors: 0 });
     const issued = (await a.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[];
     const year = new Date().getFullYear();
     expect(issued.map((i) => i.number).sort()).toEqual(Array.from({ length: CONTRACTS }, (_, i) => `INV-${year}-00000${i + 1}`));

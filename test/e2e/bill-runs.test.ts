@@ -81,7 +81,7 @@ describe('bill runs', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ state: 'creating', phase: 'create', siteIds: null, periodStart: '2026-10-01', periodEnd: '2026-11-01' });
     const run = await waitForRun(a.api, created.body.id, 'created');
-    expect(run).toMatchObject({ counts: { contracts: 3, invoices: 3, issued: 0, errors: 0 }, errors: [] });
+    expect(run).toMatchObject({ counts: { total: 3, contracts: 3, invoices: 3, issued: 0, errors: 0 }, errors: [] });
 
     const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[];
     const draftOf = (contract: Record<string, any>) => drafts.find((d) => d.contractId === contract.id)!;
@@ -114,7 +114,7 @@ describe('bill runs', () => {
 
     expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
     const completed = await waitForRun(a.api, run.id, 'completed');
-    expect(completed.counts).toEqual({ contracts: 3, invoices: 3, issued: 3, errors: 0 });
+    expect(completed.counts).toEqual({ total: 3, contracts: 3, invoices: 3, issued: 3, errors: 0 });
     const issued = ((await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).sort((x, y) => x.number.localeCompare(y.number));
     const year = new Date().getFullYear();
     expect(issued.map((i) => i.number)).toEqual([1, 2, 3].map((n) => `INV-${year}-00000${n}`));
@@ -136,7 +136,7 @@ describe('bill runs', () => {
     // A rerun of the period creates nothing: every contract is already billed.
     const rerun = await a.api.post('/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
     const rerunDone = await waitForRun(a.api, rerun.body.id, 'created');
-    expect(rerunDone.counts).toEqual({ contracts: 3, invoices: 0, issued: 0, errors: 3 });
+    expect(rerunDone.counts).toEqual({ total: 3, contracts: 3, invoices: 0, issued: 0, errors: 3 });
     expect(rerunDone.errors.map((e: Record<string, string>) => e.code)).toEqual(['period_overlaps', 'period_overlaps', 'period_overlaps']);
     expect((await a.api.get('/v1/invoices')).body.total).toBe(3);
 
@@ -176,15 +176,16 @@ describe('bill runs', () => {
       contracts.push(contract);
     }
 
-    const discarded = await create(b.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01', siteIds: [site.id] });
-    await waitForRun(b.api, discarded.id, 'created');
+    // The operator's CLI drafts the month (in its own process too, so it needs no running worker).
+    const discarded = await app.cli('bill-run', 'create', '--period', '2026-10', '--account', b.accountId, '--site', site.id);
+    expect(discarded).toMatchObject({ state: 'created', periodStart: '2026-10-01', periodEnd: '2026-11-01', siteIds: [site.id], counts: { total: 2, contracts: 2, invoices: 1, errors: 1 } });
     expect((await b.api.delete(`/v1/bill-runs/${discarded.id}`)).status).toBe(204);
     expect((await b.api.get(`/v1/bill-runs/${discarded.id}`)).status).toBe(404);
     expect((await b.api.get('/v1/invoices')).body.total).toBe(0);
 
     const run = await create(b.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01', siteIds: [site.id] });
     const created = await waitForRun(b.api, run.id, 'created');
-    expect(created.counts).toEqual({ contracts: 2, invoices: 1, issued: 0, errors: 1 });
+    expect(created.counts).toEqual({ total: 2, contracts: 2, invoices: 1, issued: 0, errors: 1 });
     expect(created.errors).toEqual([{ contractId: contracts[1]!.id, code: 'incomplete_measurements', message: expect.stringContaining('2026-10-31') }]);
     // 2,980 quarter hours x 0.25 kWh = 745 kWh x 0.321 = 239.145 -> 239.15 (half away from zero); 19 % = 45.4385 -> 45.44.
     const [draft] = (await b.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data;
@@ -208,7 +209,7 @@ describe('bill runs', () => {
 
     // The period is billable again: the rerun bills the first contract once more, with the next number.
     const rebill = await create(b.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01', siteIds: [site.id] });
-    expect((await waitForRun(b.api, rebill.id, 'created')).counts).toEqual({ contracts: 2, invoices: 1, issued: 0, errors: 1 });
+    expect((await waitForRun(b.api, rebill.id, 'created')).counts).toEqual({ total: 2, contracts: 2, invoices: 1, issued: 0, errors: 1 });
     await b.api.post(`/v1/bill-runs/${rebill.id}/complete`);
     await waitForRun(b.api, rebill.id, 'completed');
     const issued = (await b.api.get(`/v1/invoices?state=issued&kind=invoice`)).body.data;

@@ -26,6 +26,12 @@ export class MikroAccountRepository implements AccountRepository {
     return this.em.findOne(UserEntity, { id });
   }
 
+  async findOperator(accountId?: string): Promise<User | null> {
+    const accountIds = accountId ? [accountId] : (await this.em.find(AccountEntity, {}, { fields: ['id'], limit: 2 })).map((a) => a.id);
+    if (accountIds.length !== 1) return null;
+    return this.em.findOne(UserEntity, { accountId: accountIds[0]!, role: 'admin' }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
   async isEmailTaken(accountId: string, email: string): Promise<boolean> {
     return (await this.em.count(UserEntity, { accountId, email })) > 0;
   }

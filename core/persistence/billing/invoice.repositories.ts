@@ -12,6 +12,17 @@ import { BillRunEntity, BillRunErrorEntity, InvoiceEntity, LineItemEntity } from
 const ids = (values: readonly string[]) => JSON.stringify(values);
 const IN_IDS = `(select value::uuid from json_array_elements_text(?::json))`;
 
+/** Contracts `c` a run bills: in force in the period, on its sites, with a contract meter in the period. */
+const BILLABLE = `c.account_id = ? and c.start_date < ?::date and (c.end_date is null or c.end_date > ?::date)
+  and (?::json is null or c.site_id in ${IN_IDS})
+  and exists (select 1 from contract_meters cm
+               where cm.contract_id = c.id and cm.start_date < ?::date and (cm.end_date is null or cm.end_date > ?::date))`;
+
+function billableParameters(run: BillRun): unknown[] {
+  const sites = run.siteIds && ids(run.siteIds);
+  return [run.accountId, run.periodEnd, run.periodStart, sites, sites, run.periodEnd, run.periodStart];
+}
+
 export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { state?: BillRunState }> implements BillRunRepository {
   constructor(em: EntityManager) {
     super(em, BillRunEntity);
@@ -23,33 +34,23 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
 
   async unhandledContracts(run: BillRun, limit: number): Promise<Contract[]> {
     const rows = await this.em.execute<{ id: string }[]>(
-      `select c.id from contracts c
-        where c.account_id = ? and c.start_date < ?::date and (c.end_date is null or c.end_date > ?::date)
-          and (?::json is null or c.site_id in ${IN_IDS})
-          and exists (select 1 from contract_meters cm
-                       where cm.contract_id = c.id and cm.start_date < ?::date and (cm.end_date is null or cm.end_date > ?::date))
+      `select c.id from contracts c where ${BILLABLE}
           and not exists (select 1 from invoices i where i.bill_run_id = ? and i.contract_id = c.id)
           and not exists (select 1 from bill_run_errors e where e.bill_run_id = ? and e.contract_id = c.id)
         order by c.id
         limit ?`,
-      [
-        run.accountId,
-        run.periodEnd,
-        run.periodStart,
-        run.siteIds && ids(run.siteIds),
-        run.siteIds && ids(run.siteIds),
-        run.periodEnd,
-        run.periodStart,
-        run.id,
-        run.id,
-        limit,
-      ],
+      [...billableParameters(run), run.id, run.id, limit],
     );
     if (rows.length === 0) return [];
     return this.em.find(ContractEntity, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
   }
 
-  async counts(runIds: readonly string[]): Promise<Map<string, BillRunCounts>> {
+  async countBillable(run: BillRun): Promise<number> {
+    const [row] = await this.em.execute<{ billable: string }[]>(`select count(*) as billable from contracts c where ${BILLABLE}`, billableParameters(run));
+    return Number(row!.billable);
+  }
+
+  async counts(runIds: readonly string[]): Promise<Map<string, Omit<BillRunCounts, 'total'>>> {
     if (runIds.length === 0) return new Map();
     const rows = await this.em.execute<{ id: string; invoices: string; issued: string; errors: string }[]>(
       `select r.id,
