@@ -143,7 +143,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(PriceComponentsService, (c) => new PriceComponentsService(catalogue(c)));
   single(PricesService, (c) => new PricesService(catalogue(c)));
   single(PaymentMethodsService, () => new PaymentMethodsService({ ...repositories, uow, clock, outbox }));
-  single(PaymentsService, () => new PaymentsService({ ...repositories, uow, clock, outbox }));
+  single(PaymentsService, (c) => new PaymentsService({ ...repositories, issuer: c.resolve(InvoiceIssuer), uow, clock, outbox }));
   single(PrepaymentAmountsService, () => new PrepaymentAmountsService({ ...repositories, uow, clock, outbox }));
   single(PrepaymentRequestsService, () => new PrepaymentRequestsService({ ...repositories, uow, clock, outbox }));
   single(EventsService, () => new EventsService(repositories.events));

@@ -26,7 +26,8 @@ const paymentFields = {
   paymentMethodId: reference.nullish().transform((v) => v ?? null),
   reference: optionalText,
   lockedAt: systemManaged('"lockedAt" is set when an invoice takes the payment into account.'),
-  invoiceId: systemManaged('"invoiceId" names an issued invoice, and there are none before bill runs.'),
+  /** The issued invoice of the contract this payment (or refund) settles. */
+  invoiceId: reference.nullish().transform((v) => v ?? null),
 };
 
 export const createPaymentCommand = z

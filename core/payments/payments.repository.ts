@@ -46,6 +46,8 @@ export interface EnsurePrepayments {
 }
 
 export interface PaymentRepository extends ResourceRepository<Payment, PaymentFilter> {
+  /** The payments naming these invoices. */
+  findByInvoiceIds(accountId: string, invoiceIds: readonly string[]): Promise<Payment[]>;
   /** By due date, then creation. */
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<Payment[]>;
   /** Stages many payments; they are written together when the unit of work commits. */

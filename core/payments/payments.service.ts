@@ -5,6 +5,9 @@ import type { ContractRepository } from '../contracts/contracts.repository.js';
 import { formatCents, parseCents } from '../domain/billing/money.js';
 import type { Contract } from '../domain/contracts/contract.js';
 import { Payment } from '../domain/payments/payment.js';
+import { isSettled } from '../domain/billing/invoice.js';
+import type { InvoiceIssuer } from '../billing/invoice-issuing.js';
+import type { InvoiceRepository } from '../billing/invoices.repository.js';
 import { ConflictError, TooLargeError, ValidationError, type FieldError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
@@ -24,6 +27,8 @@ import type { PaymentMethodRepository, PaymentRepository } from './payments.repo
 
 export interface PaymentsDependencies {
   payments: PaymentRepository;
+  invoices: InvoiceRepository;
+  issuer: InvoiceIssuer;
   paymentMethods: PaymentMethodRepository;
   contracts: ContractRepository;
   uow: UnitOfWork;
@@ -64,7 +69,7 @@ export async function recordPayments(
   return views;
 }
 
-type PaymentFields = Omit<CreatePaymentCommand, 'lockedAt' | 'invoiceId'>;
+type PaymentFields = Omit<CreatePaymentCommand, 'lockedAt'>;
 type Item = { index: number; value: PaymentFields };
 
 /** Payments of contracts (design.md §7): created one by one or in all-or-nothing batches, immutable once locked. */
@@ -104,7 +109,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
       if (payment.lockedAt) {
         throw new ConflictError('payment_locked', `The payment was locked at ${payment.lockedAt.toISOString()} by an invoice and cannot change; record a new payment instead.`);
       }
-      const { lockedAt: _locked, invoiceId: _invoice, ...current } = presentPayment(payment);
+      const { lockedAt: _locked, ...current } = presentPayment(payment);
       const now = this.deps.clock.now();
       const { merged } = mergeUpdate({
         current,
@@ -117,7 +122,9 @@ export class PaymentsService implements ResourceService<PaymentView> {
       });
       const siteOf = await this.check(actor, [{ index: 0, value: merged }], () => '', [], id);
       Object.assign(payment, this.fields(merged, now), { updatedAt: now });
-      return (await recordPayments(this.deps.outbox, actor, 'payment.updated', [payment], siteOf))[0]!;
+      const [view] = await recordPayments(this.deps.outbox, actor, 'payment.updated', [payment], siteOf);
+      await this.settle(actor, [payment]);
+      return view!;
     });
   }
 
@@ -126,17 +133,32 @@ export class PaymentsService implements ResourceService<PaymentView> {
       const siteOf = await this.check(actor, items, pathOf, shapeErrors);
       const now = this.deps.clock.now();
       const payments = items.map(({ value }) =>
-        Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, invoiceId: null, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
+        Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
       );
       this.deps.payments.addAll(payments);
-      return recordPayments(this.deps.outbox, actor, 'payment.created', payments, siteOf);
+      const views = await recordPayments(this.deps.outbox, actor, 'payment.created', payments, siteOf);
+      await this.settle(actor, payments);
+      return views;
     });
   }
 
   private fields(command: PaymentFields, now: Date) {
-    const { contractId, type, state, dueDate, paymentMethodId, reference } = command;
+    const { contractId, type, state, dueDate, paymentMethodId, reference, invoiceId } = command;
     const receivedAt = state === 'received' ? (command.receivedAt ? new Date(command.receivedAt) : now) : null;
-    return { contractId, amount: parseCents(command.amount)!, type, state, dueDate, receivedAt, paymentMethodId, reference };
+    return { contractId, amount: parseCents(command.amount)!, type, state, dueDate, receivedAt, paymentMethodId, reference, invoiceId };
+  }
+
+  /** Marks the issued invoices these payments name `paid` once their received payments cover them (`invoice.paid`). */
+  private async settle(actor: Actor, payments: readonly Payment[]): Promise<void> {
+    const invoiceIds = unique(payments.flatMap((p) => (p.invoiceId ? [p.invoiceId] : [])));
+    if (invoiceIds.length === 0) return;
+    const invoices = (await this.deps.invoices.findByIds(actor.accountId, invoiceIds)).filter((i) => i.state === 'issued');
+    const settling = await this.deps.payments.findByInvoiceIds(actor.accountId, invoices.map((i) => i.id));
+    const paid = invoices.filter((invoice) =>
+      isSettled(BigInt(invoice.amountDue), settling.filter((p) => p.invoiceId === invoice.id).map((p) => ({ ...p, amount: BigInt(p.amount) }))),
+    );
+    for (const invoice of paid) Object.assign(invoice, { state: 'paid', updatedAt: this.deps.clock.now() });
+    if (paid.length > 0) await this.deps.issuer.record(actor.accountId, 'invoice.paid', paid, actor.userId);
   }
 
   /**
@@ -162,6 +184,8 @@ export class PaymentsService implements ResourceService<PaymentView> {
   private async referenceErrors(actor: Actor, items: readonly Item[], contracts: ReadonlyMap<string, Contract>, pathOf: (index: number) => string): Promise<FieldError[]> {
     const methodIds = unique(items.flatMap(({ value }) => (value.paymentMethodId ? [value.paymentMethodId] : [])));
     const methods = new Map((await this.deps.paymentMethods.findByIds(actor.accountId, methodIds)).map((m) => [m.id, m]));
+    const invoiceIds = unique(items.flatMap(({ value }) => (value.invoiceId ? [value.invoiceId] : [])));
+    const invoices = new Map((await this.deps.invoices.findByIds(actor.accountId, invoiceIds)).map((i) => [i.id, i]));
     return items.flatMap(({ index, value: command }) => {
       const contract = contracts.get(command.contractId);
       const found: FieldError[] = [];
@@ -171,6 +195,15 @@ export class PaymentsService implements ResourceService<PaymentView> {
         if (!method) found.push({ path: `${pathOf(index)}paymentMethodId`, code: 'reference_not_found', message: `No payment method with id ${command.paymentMethodId}.` });
         else if (contract && method.customerId !== contract.customerId) {
           found.push({ path: `${pathOf(index)}paymentMethodId`, code: 'payment_method_of_other_customer', message: `Payment method ${method.id} belongs to another customer than the contract's.` });
+        }
+      }
+      if (command.invoiceId) {
+        const invoice = invoices.get(command.invoiceId);
+        const path = `${pathOf(index)}invoiceId`;
+        if (!invoice) found.push({ path, code: 'reference_not_found', message: `No invoice with id ${command.invoiceId}.` });
+        else if (contract && invoice.contractId !== contract.id) found.push({ path, code: 'invoice_of_other_contract', message: `Invoice ${invoice.id} bills another contract.` });
+        else if (invoice.kind !== 'invoice' || !['issued', 'paid'].includes(invoice.state)) {
+          found.push({ path, code: 'invoice_not_issued', message: `Invoice ${invoice.id} is a ${invoice.state} ${invoice.kind.replace('_', ' ')}; payments settle issued invoices.` });
         }
       }
       return found;

@@ -168,7 +168,7 @@ describe('bill runs', () => {
     const group = await create(b.api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
     const energy = await create(b.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Arbeitspreis', kind: 'energy', taxRateId: vat.id });
     await create(b.api, '/v1/prices', { priceComponentId: energy.id, validFrom: '2026-01-01', amount: '0.321000' });
-    const contracts = [];
+    const contracts: Record<string, any>[] = [];
     for (const meter of meters) {
       const customer = await fixtures.customer(b.api);
       const contract = await fixtures.contract(b.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
@@ -215,8 +215,22 @@ describe('bill runs', () => {
     const issued = (await b.api.get(`/v1/invoices?state=issued&kind=invoice`)).body.data;
     expect(issued.map((i: Record<string, string>) => [i.number, i.grossTotal])).toEqual([[`INV-${new Date().getFullYear()}-000002`, '284.59']]);
 
+    // Payments naming the invoice settle it: paid once the received ones cover the amount due.
+    const newest = (await b.api.get(`/v1/invoices?state=issued&kind=invoice`)).body.data[0];
+    const payment = (amount: string, extra: Record<string, unknown> = {}) =>
+      b.api.post('/v1/payments', { contractId: contracts[0]!.id, amount, type: 'payment', state: 'received', dueDate: '2026-11-20', invoiceId: newest.id, ...extra });
+    expect((await payment('100.00', { invoiceId: invoice.id })).body.errors).toEqual([expect.objectContaining({ path: 'invoiceId', code: 'invoice_not_issued' })]);
+    expect((await payment('100.00', { contractId: contracts[1]!.id })).body.errors).toEqual([expect.objectContaining({ path: 'invoiceId', code: 'invoice_of_other_contract' })]);
+    expect((await payment('100.00')).status).toBe(201);
+    expect((await b.api.get(`/v1/invoices/${newest.id}`)).body.state).toBe('issued');
+    const rest = await payment('184.59', { state: 'pending' });
+    expect((await b.api.get(`/v1/invoices/${newest.id}`)).body.state).toBe('issued');
+    expect((await b.api.patch(`/v1/payments/${rest.body.id}`, { state: 'received' })).status).toBe(200);
+    expect((await b.api.get(`/v1/invoices/${newest.id}`)).body.state).toBe('paid');
+    expect((await b.api.get('/v1/events?type=invoice.paid')).body.data.map((e: Record<string, any>) => e.data.id)).toEqual([newest.id]);
+
     const graphql = await b.api.graphql(`query($id: ID!) { contract(id: $id) { invoices { number state lineItems { quantity netAmount } } } }`, { id: contracts[0]!.id });
-    expect(graphql.body.data.contract.invoices.map((i: Record<string, unknown>) => i.state)).toEqual(['cancelled', 'issued', 'issued']);
+    expect(graphql.body.data.contract.invoices.map((i: Record<string, unknown>) => i.state)).toEqual(['cancelled', 'issued', 'paid']);
     expect(graphql.body.data.contract.invoices[1].lineItems).toEqual([{ quantity: '-745.000', netAmount: '-239.15' }]);
 
     const settled = await b.api.get('/v1/invoices?settled=true');

@@ -106,9 +106,10 @@ describe('payment methods, payments and prepayments', () => {
       expect(marked.body.data).toMatchObject({ state: 'received', receivedAt: '2026-02-03T09:00:00.000Z', lockedAt: null });
       const failed = await a.api.patch(`/v1/payments/${payment.id}`, { state: 'failed' });
       expect(failed.body.data).toMatchObject({ state: 'failed', receivedAt: null });
+      // invoiceId names an issued invoice (test/e2e/bill-runs.test.ts settles one); a payment is none.
       await expectRejected(a.api, { method: 'PATCH', path: `/v1/payments/${payment.id}`, body: { invoiceId: received.id }, collection: '/v1/payments' }, {
         status: 400,
-        code: 'field_read_only',
+        code: 'reference_not_found',
         path: 'invoiceId',
       });
     });

@@ -111,3 +111,13 @@ export function invoiceNumber(kind: InvoiceKind, year: number, sequence: number)
 
 /** Days between issue and due date. */
 export const PAYMENT_TERM_DAYS = 14;
+
+/**
+ * Whether received payments naming an invoice cover what it asks for (design.md §7): payments
+ * cover a positive amount due, refunds a negative one (a credit to the customer).
+ */
+export function isSettled(amountDue: bigint, payments: readonly { type: string; state: string; amount: bigint }[]): boolean {
+  const settling = amountDue >= 0n ? 'payment' : 'refund';
+  const received = payments.filter((p) => p.type === settling && p.state === 'received').reduce((sum, p) => sum + p.amount, 0n);
+  return received >= (amountDue >= 0n ? amountDue : -amountDue);
+}

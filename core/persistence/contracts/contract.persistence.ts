@@ -61,6 +61,7 @@ export class MikroContractRepository
     return this.countReferences(accountId, id, {
       'contract meters': 'contract_meters.contract_id',
       payments: 'payments.contract_id',
+      invoices: 'invoices.contract_id',
       'prepayment amounts': 'prepayment_amounts.contract_id',
       'prepayment requests': 'prepayment_requests.contract_id',
     });

@@ -38,7 +38,7 @@ export class MikroCustomerRepository extends AccountScopedRepository<Customer> i
   }
 
   referencesTo(accountId: string, id: string): Promise<string[]> {
-    return this.countReferences(accountId, id, { contracts: 'contracts.customer_id', 'payment methods': 'payment_methods.customer_id' });
+    return this.countReferences(accountId, id, { contracts: 'contracts.customer_id', 'payment methods': 'payment_methods.customer_id', invoices: 'invoices.customer_id' });
   }
 
   async isNumberTaken(accountId: string, number: string, exceptId?: string): Promise<boolean> {

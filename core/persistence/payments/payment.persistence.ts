@@ -17,6 +17,7 @@ import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { AccountEntity } from '../accounts/account.entities.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { CustomerEntity } from '../customers/customer.persistence.js';
+import { InvoiceEntity } from '../billing/invoice.persistence.js';
 
 export const PaymentMethodEntity = defineEntity({
   class: PaymentMethod,
@@ -55,7 +56,7 @@ export const PaymentEntity = defineEntity({
     receivedAt: p.datetime(3).nullable(),
     paymentMethodId: () => p.manyToOne(PaymentMethodEntity).mapToPk().fieldName('payment_method_id').nullable(),
     reference: p.string().length(200).nullable(),
-    invoiceId: p.uuid().nullable(),
+    invoiceId: () => p.manyToOne(InvoiceEntity).mapToPk().fieldName('invoice_id').nullable(),
     lockedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
@@ -132,6 +133,11 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
     const { dueDateFrom, dueDateTo, ...exact } = filter;
     const dueDate = { ...(dueDateFrom ? { $gte: dueDateFrom } : {}), ...(dueDateTo ? { $lt: dueDateTo } : {}) };
     return super.list(accountId, { ...exact, ...(Object.keys(dueDate).length > 0 ? { dueDate } : {}) } as PaymentFilter, page);
+  }
+
+  findByInvoiceIds(accountId: string, invoiceIds: readonly string[]): Promise<Payment[]> {
+    if (invoiceIds.length === 0) return Promise.resolve([]);
+    return this.em.find(PaymentEntity, { accountId, invoiceId: { $in: [...invoiceIds] } });
   }
 
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<Payment[]> {
