@@ -39,6 +39,23 @@ export interface BillRunsDependencies {
 
 type BillRunEventType = 'bill_run.create_progress' | 'bill_run.create_success' | 'bill_run.create_error' | 'bill_run.complete_progress' | 'bill_run.complete_success' | 'bill_run.complete_error' | 'bill_run.deleted';
 
+/** Progress events at most every second or every 500 contracts (design.md §7); the first batch always reports. */
+class ProgressThrottle {
+  private last = Number.NEGATIVE_INFINITY;
+  private since = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  due(handled: number): boolean {
+    this.since += handled;
+    const now = this.clock.now().getTime();
+    if (now - this.last < 1000 && this.since < 500) return false;
+    this.last = now;
+    this.since = 0;
+    return true;
+  }
+}
+
 /** What one batch transaction of a phase found: more to do, nothing left, or the run taken over. */
 type Step = 'more' | 'done' | 'lost';
 
@@ -223,6 +240,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
   private async createDrafts(run: BillRun, token: string): Promise<void> {
     const { deps } = this;
     const template = (await deps.templates.defaultOf(run.accountId, 'invoice')).id;
+    const progress = new ProgressThrottle(deps.clock);
     for (;;) {
       const step = await deps.uow.transactional(async (): Promise<Step> => {
         if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
@@ -244,7 +262,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
             createdAt: now,
           })),
         ]);
-        await this.event(run, 'bill_run.create_progress');
+        if (progress.due(contracts.length)) await this.event(run, 'bill_run.create_progress');
         return 'more';
       });
       if (step === 'lost') return;
@@ -257,6 +275,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
   private async issueDrafts(run: BillRun, token: string): Promise<void> {
     const { deps } = this;
     while ((await deps.issuer.renderMissing(run.accountId, { runId: run.id }, deps.settings.batchSize)) > 0);
+    const progress = new ProgressThrottle(deps.clock);
     for (;;) {
       const issued = await deps.uow.transactional(async (): Promise<string[] | 'lost'> => {
         if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
@@ -264,7 +283,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
         if (drafts.length === 0) return [];
         await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
         await deps.invoices.flush();
-        await this.event(run, 'bill_run.complete_progress');
+        if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');
         return drafts.map((d) => d.id);
       });
       if (issued === 'lost') return;

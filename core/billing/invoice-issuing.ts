@@ -5,7 +5,9 @@ import { invoiceNumber, PAYMENT_TERM_DAYS, type Invoice, type InvoiceKind, type 
 import { formatCents, formatDecimal, formatMicros } from '../domain/billing/money.js';
 import type { Customer } from '../domain/customers/customer.js';
 import { addDays, calendarDateOf } from '../domain/time/calendar-date.js';
-import type { EventOutbox } from '../events/outbox.js';
+import type { EventOutbox, NewEvent } from '../events/outbox.js';
+import { recordPayments } from '../payments/payment-events.js';
+import type { PaymentRepository } from '../payments/payments.repository.js';
 import { timestampsOf } from '../resource.service.js';
 import type { InvoiceView, LineItemView } from './bill-runs.commands.js';
 import { renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.js';
@@ -71,6 +73,7 @@ export interface InvoiceIssuingDependencies {
   templates: TemplateRepository;
   invoices: InvoiceRepository;
   lineItems: LineItemRepository;
+  payments: PaymentRepository;
   outbox: EventOutbox;
 }
 
@@ -92,8 +95,18 @@ export class InvoiceIssuer {
     invoices.forEach((invoice, index) => {
       Object.assign(invoice, { number: invoiceNumber(kind, year, first + index), state: 'issued', issuedAt: now, dueDate: addDays(issueDate, PAYMENT_TERM_DAYS), updatedAt: now });
     });
-    if (kind === 'invoice') await this.deps.invoices.lockPayments(accountId, invoices.flatMap((i) => i.prepaymentIds), now);
+    if (kind === 'invoice') await this.setPaymentLocks({ accountId, userId }, invoices.flatMap((i) => i.prepaymentIds), now, now);
     await this.record(accountId, 'invoice.issued', invoices, userId);
+  }
+
+  /** Locks (or, with null, unlocks) the prepayments invoices deducted, each with its `payment.updated`. */
+  async setPaymentLocks(causer: Pick<NewEvent, 'accountId' | 'userId'>, paymentIds: readonly string[], lockedAt: Date | null, now: Date): Promise<void> {
+    const changed = await this.deps.invoices.setPaymentLocks(causer.accountId, paymentIds, lockedAt, now);
+    if (changed.length === 0) return;
+    const payments = await this.deps.payments.findByIds(causer.accountId, changed);
+    const contracts = await this.deps.contracts.findByIds(causer.accountId, [...new Set(payments.map((p) => p.contractId))]);
+    const siteOf = new Map(contracts.map((c) => [c.id, c.siteId]));
+    await recordPayments(this.deps.outbox, causer, 'payment.updated', payments, (contractId) => siteOf.get(contractId)!);
   }
 
   /** `invoice.*` events, with the sites of the invoices' contracts. */

@@ -54,9 +54,8 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
   flush(): Promise<void>;
   /** Reserves `count` numbers of the account, kind and year; answers the first (gap-free: the counter row is advanced in this transaction). */
   reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number>;
-  /** Locks the prepayments an invoice deducted; `unlock` frees them again. */
-  lockPayments(accountId: string, paymentIds: readonly string[], at: Date): Promise<void>;
-  unlockPayments(accountId: string, paymentIds: readonly string[]): Promise<void>;
+  /** Locks (at a time) or unlocks (null) the prepayments invoices deducted; answers the ids that changed. */
+  setPaymentLocks(accountId: string, paymentIds: readonly string[], lockedAt: Date | null, now: Date): Promise<string[]>;
   deleteDrafts(runId: string): Promise<number>;
   /** Issued invoices of the run (or these ids) that have no PDF yet. */
   withoutPdf(filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]>;

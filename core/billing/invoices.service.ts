@@ -87,7 +87,7 @@ export class InvoicesService implements ResourceService<InvoiceView> {
       await deps.issuer.issue(actor.accountId, 'credit_note', [credit], now, actor.userId);
       await deps.invoices.insertWithLines([credit], lines);
       Object.assign(invoice, { state: 'cancelled', updatedAt: now });
-      await deps.invoices.unlockPayments(actor.accountId, invoice.prepaymentIds);
+      await deps.issuer.setPaymentLocks({ accountId: actor.accountId, userId: actor.userId }, invoice.prepaymentIds, null, now);
       await deps.issuer.record(actor.accountId, 'invoice.cancelled', [invoice], actor.userId);
       return credit;
     });

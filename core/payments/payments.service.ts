@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { ContractRepository } from '../contracts/contracts.repository.js';
-import { formatCents, parseCents } from '../domain/billing/money.js';
+import { parseCents } from '../domain/billing/money.js';
 import type { Contract } from '../domain/contracts/contract.js';
 import { Payment } from '../domain/payments/payment.js';
 import { isSettled } from '../domain/billing/invoice.js';
@@ -10,8 +10,9 @@ import type { InvoiceIssuer } from '../billing/invoice-issuing.js';
 import type { InvoiceRepository } from '../billing/invoices.repository.js';
 import { ConflictError, TooLargeError, ValidationError, type FieldError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
-import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
 import { causedBy, type EventOutbox } from '../events/outbox.js';
+import { presentPayment, recordPayments } from './payment-events.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseEach, parseInput } from '../validation.js';
 import {
@@ -34,39 +35,6 @@ export interface PaymentsDependencies {
   uow: UnitOfWork;
   clock: Clock;
   outbox: EventOutbox;
-}
-
-export function presentPayment(payment: Payment): PaymentView {
-  const { id, contractId, type, state, dueDate, paymentMethodId, reference, invoiceId } = payment;
-  return {
-    id,
-    contractId,
-    amount: formatCents(BigInt(payment.amount)),
-    type,
-    state,
-    dueDate,
-    receivedAt: payment.receivedAt?.toISOString() ?? null,
-    paymentMethodId,
-    reference,
-    invoiceId,
-    lockedAt: payment.lockedAt?.toISOString() ?? null,
-    ...timestampsOf(payment),
-  };
-}
-
-type PaymentEventType = 'payment.created' | 'payment.updated';
-
-/** Presents payments and records one event for each, with one statement for any number. */
-export async function recordPayments(
-  outbox: EventOutbox,
-  actor: Actor,
-  type: PaymentEventType,
-  payments: readonly Payment[],
-  siteOfContract: (contractId: string) => string,
-): Promise<PaymentView[]> {
-  const views = payments.map(presentPayment);
-  await outbox.record(views.map((view) => ({ ...causedBy(actor), type, entityId: view.id, data: view, siteIds: [siteOfContract(view.contractId)] })));
-  return views;
 }
 
 type PaymentFields = Omit<CreatePaymentCommand, 'lockedAt'>;
@@ -122,7 +90,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
       });
       const siteOf = await this.check(actor, [{ index: 0, value: merged }], () => '', [], id);
       Object.assign(payment, this.fields(merged, now), { updatedAt: now });
-      const [view] = await recordPayments(this.deps.outbox, actor, 'payment.updated', [payment], siteOf);
+      const [view] = await recordPayments(this.deps.outbox, causedBy(actor), 'payment.updated', [payment], siteOf);
       await this.settle(actor, [payment]);
       return view!;
     });
@@ -136,7 +104,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
         Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
       );
       this.deps.payments.addAll(payments);
-      const views = await recordPayments(this.deps.outbox, actor, 'payment.created', payments, siteOf);
+      const views = await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', payments, siteOf);
       await this.settle(actor, payments);
       return views;
     });

@@ -9,9 +9,9 @@ import { mergeUpdate } from '../patching.js';
 import type { ProductRepository } from '../products/products.service.js';
 import { assertReference } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
-import type { EventOutbox } from '../events/outbox.js';
+import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import { recordPayments } from './payments.service.js';
+import { recordPayments } from './payment-events.js';
 import { parseInput } from '../validation.js';
 import type { PaymentMethodRepository, PaymentRepository, PrepaymentAmountRepository, PrepaymentRequestRepository } from './payments.repository.js';
 import {
@@ -132,7 +132,7 @@ export class PrepaymentRequestsService implements ResourceService<PrepaymentRequ
         dueDates: dates,
         now,
       });
-      await recordPayments(this.deps.outbox, actor, 'payment.created', await this.deps.payments.findByIds(actor.accountId, createdIds), () => contract.siteId);
+      await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', await this.deps.payments.findByIds(actor.accountId, createdIds), () => contract.siteId);
       const request = Object.assign(new PrepaymentRequest(), { id: randomUUID(), accountId: actor.accountId, ...command, paymentIds, createdAt: now });
       this.deps.prepaymentRequests.add(request);
       return presentRequest(request);

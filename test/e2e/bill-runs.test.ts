@@ -142,10 +142,17 @@ describe('bill runs', () => {
 
     await receiver.until(() => receiver.events().filter((e) => e.type === 'invoice.issued').length === 3 && receiver.events().some((e) => e.type === 'bill_run.complete_success'));
     const types = receiver.events().map((e) => e.type);
-    expect(types.filter((t) => t === 'bill_run.create_progress').length).toBeGreaterThanOrEqual(2);
+    // Batches of 2 contracts: the first reports, the next only after a second (or 500 contracts).
+    const progress = receiver.events().filter((e) => e.type === 'bill_run.create_progress' && e.data.id === run.id);
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress[0]!.data.counts).toMatchObject({ total: 3, contracts: 2 });
     expect(types).toEqual(expect.arrayContaining(['bill_run.create_success', 'bill_run.complete_progress', 'bill_run.complete_success']));
     const issuedEvent = receiver.events().find((e) => e.type === 'invoice.issued' && e.data.id === first.id)!;
     expect(issuedEvent).toMatchObject({ userId: null, siteIds: [site.id], data: { number: first.number, amountDue: '793.71' } });
+
+    // Locking the prepayment is a change of the payment, with its event.
+    const lockedEvent = receiver.events().find((e) => e.type === 'payment.updated' && e.data.id === prepayment.id)!;
+    expect(lockedEvent).toMatchObject({ userId: null, siteIds: [site.id], data: { lockedAt: expect.any(String) } });
 
     // Cancelling gives the prepayment back to the next invoice of the period.
     expect((await a.api.post(`/v1/invoices/${first.id}/cancel`)).status).toBe(201);

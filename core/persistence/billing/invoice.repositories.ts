@@ -184,14 +184,15 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return row!.last_number - count + 1;
   }
 
-  async lockPayments(accountId: string, paymentIds: readonly string[], at: Date): Promise<void> {
-    if (paymentIds.length === 0) return;
-    await this.em.execute(`update payments set locked_at = ?, updated_at = ? where account_id = ? and locked_at is null and id in ${IN_IDS}`, [at, at, accountId, ids(paymentIds)]);
-  }
-
-  async unlockPayments(accountId: string, paymentIds: readonly string[]): Promise<void> {
-    if (paymentIds.length === 0) return;
-    await this.em.execute(`update payments set locked_at = null, updated_at = now() where account_id = ? and id in ${IN_IDS}`, [accountId, ids(paymentIds)]);
+  async setPaymentLocks(accountId: string, paymentIds: readonly string[], lockedAt: Date | null, now: Date): Promise<string[]> {
+    if (paymentIds.length === 0) return [];
+    const changed = await this.em.execute<{ id: string }[]>(
+      `update payments set locked_at = ?, updated_at = ?
+        where account_id = ? and locked_at is ${lockedAt ? 'null' : 'not null'} and id in ${IN_IDS}
+        returning id`,
+      [lockedAt, now, accountId, ids(paymentIds)],
+    );
+    return changed.map((row) => row.id);
   }
 
   async deleteDrafts(runId: string): Promise<number> {
