@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import { BillRun, Invoice, LineItem } from '../domain/billing/invoice.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import type { EventOutbox } from '../events/outbox.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import { assertReferences } from '../references.js';
@@ -169,8 +169,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
   async complete(actor: Actor, id: string): Promise<BillRunView> {
     const now = this.deps.clock.now();
     const run = await this.deps.uow.transactional(async () => {
-      await loadOwned(this.deps.billRuns, actor, 'bill run', id);
-      const found = (await this.deps.billRuns.lockById(actor.accountId, id))!;
+      const found = await this.lockOwned(actor, id);
       if (found.state !== 'created' && !(found.state === 'failed' && found.phase === 'complete')) {
         throw new ConflictError('bill_run_not_created', `The bill run is ${found.state}${found.state === 'failed' ? ' in its create phase: delete it and create it again' : ''}; only a created run (or a failed completion) is completed.`);
       }
@@ -183,7 +182,8 @@ export class BillRunsService implements ResourceService<BillRunView> {
   /** Before completion: the run and its drafts go (`bill_run.deleted`). */
   async delete(actor: Actor, id: string): Promise<BillRunView> {
     return this.deps.uow.transactional(async () => {
-      const run = await loadOwned(this.deps.billRuns, actor, 'bill run', id);
+      // Waits for a batch in flight, so that no draft of it outlives the run.
+      const run = await this.lockOwned(actor, id);
       const [view] = await this.present([run]);
       if (view!.counts.issued > 0) {
         throw new ConflictError('bill_run_has_issued_invoices', `${view!.counts.issued} invoices of the run are issued; cancel them instead.`);
@@ -219,6 +219,14 @@ export class BillRunsService implements ResourceService<BillRunView> {
   /** Re-enqueues unfinished runs whose worker is gone (the sweep after a crash). */
   async scheduleUnfinished(): Promise<void> {
     for (const run of await this.deps.billRuns.unfinished()) await this.enqueue(run);
+  }
+
+  /** The caller's run, its row locked until the transaction ends (a worker's batch in flight first commits). */
+  private async lockOwned(actor: Actor, id: string): Promise<BillRun> {
+    await loadOwned(this.deps.billRuns, actor, 'bill run', id);
+    const run = await this.deps.billRuns.lockById(actor.accountId, id);
+    if (!run) throw new NotFoundError('bill run', id);
+    return run;
   }
 
   private enqueue(run: Pick<BillRun, 'id' | 'accountId'>): Promise<void> {
