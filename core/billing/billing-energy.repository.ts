@@ -16,12 +16,12 @@ export interface ReceivedPrepayment {
 /** What a bill reads (design.md §7), set-based: one statement per site or per batch of contracts. */
 export interface BillingEnergyRepository {
   /**
-   * Local and grid energy the consumers among `meterIds` received on a balanced site in
-   * [from, to), summed per meter, kind and local day — one statement for any number of meters.
+   * Local and grid energy the consumers among `meterIds` received on a balanced site on the local
+   * days [fromDay, toDay), summed per meter, kind and local day — one statement for any number of meters.
    */
-  balancedEnergy(accountId: string, siteId: string, meterIds: readonly string[], from: number, to: number, timezone: string): Promise<DailyEnergy[]>;
-  /** Balanced quarter hours (state 1) of the site in [from, to), per local day. */
-  balancedIntervalsPerDay(accountId: string, siteId: string, from: number, to: number, timezone: string): Promise<Map<string, number>>;
+  balancedEnergy(accountId: string, siteId: string, meterIds: readonly string[], fromDay: string, toDay: string, timezone: string): Promise<DailyEnergy[]>;
+  /** Balanced quarter hours (state 1) of the site on the local days [fromDay, toDay), per day. */
+  balancedIntervalsPerDay(accountId: string, siteId: string, fromDay: string, toDay: string, timezone: string): Promise<Map<string, number>>;
   /** The contracts' received, unlocked prepayments due before `before`. */
   receivedPrepayments(accountId: string, contractIds: readonly string[], before: string): Promise<ReceivedPrepayment[]>;
 }

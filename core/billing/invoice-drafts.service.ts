@@ -192,11 +192,11 @@ export class InvoiceDraftsService {
 
   /** Balanced local and grid energy of the site's contracts, each within its meters' assignments. */
   private async balancedEnergy(accountId: string, site: Site, windows: readonly Window[], timezone: string): Promise<Map<string, EnergyByMeter | DraftError>> {
-    const start = Math.min(...windows.map((w) => w.start));
-    const end = Math.max(...windows.map((w) => w.end));
-    const balancedPerDay = await this.deps.billingEnergy.balancedIntervalsPerDay(accountId, site.id, start, end, timezone);
+    const fromDay = windows.map((w) => w.from).reduce((a, b) => (a < b ? a : b));
+    const toDay = windows.map((w) => w.to).reduce((a, b) => (a > b ? a : b));
+    const balancedPerDay = await this.deps.billingEnergy.balancedIntervalsPerDay(accountId, site.id, fromDay, toDay, timezone);
     const meterIds = [...new Set(windows.flatMap((w) => w.assignments.map((a) => a.meterId)))];
-    const rows = await this.deps.billingEnergy.balancedEnergy(accountId, site.id, meterIds, start, end, timezone);
+    const byMeter = Map.groupBy(await this.deps.billingEnergy.balancedEnergy(accountId, site.id, meterIds, fromDay, toDay, timezone), (row) => row.meterId);
     return new Map<string, EnergyByMeter | DraftError>(
       windows.map((w) => {
         const expected = (w.end - w.start) / QUARTER_HOUR_MS;
@@ -206,9 +206,11 @@ export class InvoiceDraftsService {
           return [w.contract.id, { code: 'incomplete_balancing', message: `${expected - balanced} of ${expected} quarter hours of site ${site.id} from ${w.from} to ${w.to} are not balanced; only balanced values are invoiced.` }];
         }
         const used: EnergyByMeter = new Map();
-        for (const row of rows) {
-          if (row.day < w.from || row.day >= w.to || !w.assignments.some((a) => a.meterId === row.meterId && inAssignment(a, row.day))) continue;
-          addEnergy(used, row.meterId, row.kind === 'local' ? 'local_energy' : 'grid_energy', row.day, row.wh);
+        for (const assignment of w.assignments) {
+          for (const row of byMeter.get(assignment.meterId) ?? []) {
+            if (row.day < w.from || row.day >= w.to || !inAssignment(assignment, row.day)) continue;
+            addEnergy(used, row.meterId, row.kind === 'local' ? 'local_energy' : 'grid_energy', row.day, row.wh);
+          }
         }
         return [w.contract.id, used];
       }),
@@ -228,11 +230,11 @@ export class InvoiceDraftsService {
     return new Map<string, EnergyByMeter | DraftError>(
       windows.map((w) => {
         const used: EnergyByMeter = new Map();
-        for (const [meterId, days] of daily) {
-          for (const bucket of days) {
-            if (bucket.day < w.from || bucket.day >= w.to || !w.assignments.some((a) => a.meterId === meterId && inAssignment(a, bucket.day))) continue;
-            if (!bucket.complete) return [w.contract.id, { code: 'incomplete_measurements', message: `Meter ${meterId} has no complete data for ${bucket.day}.` }];
-            addEnergy(used, meterId, 'energy', bucket.day, BigInt(Math.round(bucket.wh)));
+        for (const assignment of w.assignments) {
+          for (const bucket of daily.get(assignment.meterId) ?? []) {
+            if (bucket.day < w.from || bucket.day >= w.to || !inAssignment(assignment, bucket.day)) continue;
+            if (!bucket.complete) return [w.contract.id, { code: 'incomplete_measurements', message: `Meter ${assignment.meterId} has no complete data for ${bucket.day}.` }];
+            addEnergy(used, assignment.meterId, 'energy', bucket.day, BigInt(Math.round(bucket.wh)));
           }
         }
         return [w.contract.id, used];

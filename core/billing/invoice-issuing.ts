@@ -135,7 +135,7 @@ export class InvoiceIssuer {
     const customers = new Map((await deps.customers.findByIds(accountId, [...new Set(invoices.map((i) => i.customerId))])).map((c) => [c.id, c]));
     const templates = new Map((await deps.templates.findByIds(accountId, [...new Set(invoices.map((i) => i.templateId))])).map((t) => [t.id, t]));
     const cancelled = new Map((await deps.invoices.findByIds(accountId, invoices.flatMap((i) => (i.cancelsInvoiceId ? [i.cancelsInvoiceId] : [])))).map((i) => [i.id, i.number]));
-    const lines = await deps.lineItems.findByInvoiceIds(accountId, invoices.map((i) => i.id));
+    const lines = Map.groupBy(await deps.lineItems.findByInvoiceIds(accountId, invoices.map((i) => i.id)), (line) => line.invoiceId);
     return invoices.map((invoice) => {
       const view = presentInvoice(invoice);
       const customer = customers.get(invoice.customerId)!;
@@ -155,7 +155,7 @@ export class InvoiceIssuer {
           customer: { name: customerName(customer), number: customer.number, address: customer.address },
           template,
           cancelsNumber: invoice.cancelsInvoiceId ? (cancelled.get(invoice.cancelsInvoiceId) ?? null) : null,
-          lines: lines.filter((l) => l.invoiceId === invoice.id).map(presentLineItem),
+          lines: (lines.get(invoice.id) ?? []).map(presentLineItem),
           netTotal: view.netTotal,
           taxes: view.taxes,
           grossTotal: view.grossTotal,

@@ -1,41 +1,52 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BillingEnergyRepository, DailyEnergy, ReceivedPrepayment } from '../../billing/billing-energy.repository.js';
 
-/** A UTC instant as the naive timestamp the day rows' slots are computed in. */
-const utc = (at: number) => new Date(at).toISOString().slice(0, 23).replace('T', ' ');
-const day = (at: number) => new Date(at).toISOString().slice(0, 10);
-
-/** Slot `n` (1-based) of a UTC day row starts at `day + (n - 1) × 15 min`. */
-const SLOT_START = `(b.day + (s.slot - 1) * interval '15 minutes')`;
+/**
+ * Day rows of `table` (96 quarter-hour slots of one UTC day) with where each splits between two
+ * local days: `first_local` is the local date at the row's first slot, slots `[1, split]` belong to
+ * it and `[split + 1, 96]` to the next one. Computed once per row, never per slot, so a month of a
+ * site's meters is summed without converting 150,000 timestamps. Parameters: timezone (twice),
+ * account, site, first and last local day (the UTC rows of the day before the first are scanned too).
+ */
+const localDaySplit = (table: string, extraWhere = '') => `
+  select b.*, l.first_local,
+         (extract(epoch from (((l.first_local + 1)::timestamp at time zone ?) - (b.day::timestamp at time zone 'UTC'))) / 900)::int as split
+    from ${table} b
+    cross join lateral (select ((b.day::timestamp at time zone 'UTC') at time zone ?)::date as first_local) l
+   where b.account_id = ? and b.site_id = ? and b.day between ?::date - 1 and ?::date ${extraWhere}`;
 
 export class MikroBillingEnergyRepository implements BillingEnergyRepository {
   constructor(private readonly em: EntityManager) {}
 
-  async balancedEnergy(accountId: string, siteId: string, meterIds: readonly string[], from: number, to: number, timezone: string): Promise<DailyEnergy[]> {
+  async balancedEnergy(accountId: string, siteId: string, meterIds: readonly string[], fromDay: string, toDay: string, timezone: string): Promise<DailyEnergy[]> {
     if (meterIds.length === 0) return [];
     const rows = await this.em.execute<{ meter_id: string; kind: 'local' | 'grid'; day: string; wh: string }[]>(
-      `select b.debitor_id as meter_id, b.kind,
-              to_char((${SLOT_START} at time zone 'UTC') at time zone ?, 'YYYY-MM-DD') as day,
-              sum(s.wh)::text as wh
-         from balance_days b cross join lateral unnest(b."values") with ordinality as s(wh, slot)
-        where b.account_id = ? and b.site_id = ? and b.kind in ('local', 'grid')
-          and b.debitor_id in (select value::uuid from json_array_elements_text(?::json))
-          and b.day between ?::date and ?::date
-          and s.wh is not null and ${SLOT_START} >= ?::timestamp and ${SLOT_START} < ?::timestamp
+      `with parts as (${localDaySplit('balance_days', `and b.kind in ('local', 'grid') and b.debitor_id in (select value::uuid from json_array_elements_text(?::json))`)}),
+       sums as (
+         select debitor_id, kind, first_local as local_day, (select sum(v) from unnest("values"[1:split]) v) as wh from parts
+         union all
+         select debitor_id, kind, first_local + 1, (select sum(v) from unnest("values"[split + 1:96]) v) from parts
+       )
+       select debitor_id as meter_id, kind, to_char(local_day, 'YYYY-MM-DD') as day, sum(wh)::text as wh
+         from sums where wh is not null and local_day >= ?::date and local_day < ?::date
         group by 1, 2, 3`,
-      [timezone, accountId, siteId, JSON.stringify(meterIds), day(from), day(to - 1), utc(from), utc(to)],
+      [timezone, timezone, accountId, siteId, fromDay, toDay, JSON.stringify(meterIds), fromDay, toDay],
     );
     return rows.map((row) => ({ meterId: row.meter_id, kind: row.kind, day: row.day, wh: BigInt(row.wh) }));
   }
 
-  async balancedIntervalsPerDay(accountId: string, siteId: string, from: number, to: number, timezone: string): Promise<Map<string, number>> {
+  async balancedIntervalsPerDay(accountId: string, siteId: string, fromDay: string, toDay: string, timezone: string): Promise<Map<string, number>> {
     const rows = await this.em.execute<{ day: string; balanced: string }[]>(
-      `select to_char((${SLOT_START} at time zone 'UTC') at time zone ?, 'YYYY-MM-DD') as day, count(*) as balanced
-         from balancing_days b cross join lateral unnest(b.states) with ordinality as s(state, slot)
-        where b.account_id = ? and b.site_id = ? and b.day between ?::date and ?::date
-          and s.state = 1 and ${SLOT_START} >= ?::timestamp and ${SLOT_START} < ?::timestamp
+      `with parts as (${localDaySplit('balancing_days')}),
+       counts as (
+         select first_local as local_day, (select count(*) from unnest(states[1:split]) s where s = 1) as n from parts
+         union all
+         select first_local + 1, (select count(*) from unnest(states[split + 1:96]) s where s = 1) from parts
+       )
+       select to_char(local_day, 'YYYY-MM-DD') as day, sum(n)::text as balanced
+         from counts where local_day >= ?::date and local_day < ?::date
         group by 1`,
-      [timezone, accountId, siteId, day(from), day(to - 1), utc(from), utc(to)],
+      [timezone, timezone, accountId, siteId, fromDay, toDay, fromDay, toDay],
     );
     return new Map(rows.map((row) => [row.day, Number(row.balanced)]));
   }

@@ -16,7 +16,7 @@ const IN_IDS = `(select value::uuid from json_array_elements_text(?::json))`;
 const BILLABLE = `c.account_id = ? and c.start_date < ?::date and (c.end_date is null or c.end_date > ?::date)
   and (?::json is null or c.site_id in ${IN_IDS})
   and exists (select 1 from contract_meters cm
-               where cm.contract_id = c.id and cm.start_date < ?::date and (cm.end_date is null or cm.end_date > ?::date))`;
+               where cm.account_id = c.account_id and cm.contract_id = c.id and cm.start_date < ?::date and (cm.end_date is null or cm.end_date > ?::date))`;
 
 function billableParameters(run: BillRun): unknown[] {
   const sites = run.siteIds && ids(run.siteIds);
@@ -37,12 +37,12 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
       `select c.id from contracts c where ${BILLABLE}
           and not exists (select 1 from invoices i where i.bill_run_id = ? and i.contract_id = c.id)
           and not exists (select 1 from bill_run_errors e where e.bill_run_id = ? and e.contract_id = c.id)
-        order by c.id
+        order by c.site_id, c.id
         limit ?`,
       [...billableParameters(run), run.id, run.id, limit],
     );
     if (rows.length === 0) return [];
-    return this.em.find(ContractEntity, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
+    return this.em.find(ContractEntity, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { siteId: 'asc', id: 'asc' } });
   }
 
   async countBillable(run: BillRun): Promise<number> {
