@@ -35,7 +35,8 @@ export interface BalancingRepository {
   /** Removes and returns the site's pending ranges (restored by a rollback). */
   takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]>;
   /** Replaces the results of these UTC days with the given flows and interval states. */
-  replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[]): Promise<void>;
+  /** `splitOf` gives each UTC day's split at local midnight (`localDaySplit`) for the per-local-day totals. */
+  replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[], splitOf: (day: string) => number): Promise<void>;
   /** Stored flows in [from, to) matching the filter. */
   flows(accountId: string, filter: FlowFilter, from: number, to: number): Promise<StoredFlow[]>;
   status(accountId: string, siteId: string): Promise<BalancingStatusRow>;

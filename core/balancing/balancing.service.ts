@@ -10,7 +10,7 @@ import { virtualValues, type CustomerMeter, type SiteMeter } from '../domain/met
 import type { ContractMeterRepository, ContractRepository } from '../contracts/contracts.repository.js';
 import { bucketsOf, QUARTER_HOUR_MS, type Bucket } from '../domain/time/buckets.js';
 import { queryBuckets } from '../time-series.js';
-import { calendarDateOf, startOfDay } from '../domain/time/calendar-date.js';
+import { calendarDateOf, localDaySplit, startOfDay } from '../domain/time/calendar-date.js';
 import { whToKwh } from '../domain/measurements/energy.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { isUuid } from '../domain/ids.js';
@@ -123,6 +123,8 @@ export class BalancingService {
       // Virtual meters need every physical meter of the site; balancing only the participants.
       const involved = siteMeters.filter((m) => !isVirtual(m) && (virtual || participations.some((p) => p.meterId === m.id)));
       const chunks = chunksOf(site, ranges, timezone);
+      const splits = new Map<string, number>();
+      const splitOf = (day: string) => splits.get(day) ?? splits.set(day, localDaySplit(day, timezone)).get(day)!;
       // A pipeline on the one connection: while the database loads the next chunk and writes the
       // previous results, this process computes the current chunk.
       let loading = this.load(job.accountId, involved, chunks[0]!);
@@ -137,7 +139,7 @@ export class BalancingService {
         const days = [...new Set(buckets.map((b) => dayOf(b.start)))];
         writing = Promise.all([
           computed.length > 0 ? this.deps.measurements.save(job.accountId, computed.map((v) => ({ ...v, index: 0 })), []) : undefined,
-          result ? balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states) : undefined,
+          result ? balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states, splitOf) : undefined,
         ]).then(() => undefined);
       }
       await writing;

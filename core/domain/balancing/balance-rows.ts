@@ -8,6 +8,9 @@ export class BalanceDay {
   debitorId!: string;
   creditorId!: string;
   values!: (number | null)[];
+  /** Wh of the slots before and from local midnight (`localDaySplit`): bills read days without unnesting. */
+  headWh!: string | null;
+  tailWh!: string | null;
 }
 
 /** Per site and UTC day: 1 balanced, 0 incomplete (participant data missing), null nothing to balance. */
@@ -16,6 +19,9 @@ export class BalancingDay {
   siteId!: string;
   day!: string;
   states!: (number | null)[];
+  /** Balanced quarter hours before and from local midnight. */
+  headBalanced!: number;
+  tailBalanced!: number;
   balancedAt!: Date;
 }
 

@@ -115,3 +115,14 @@ export function daysBetween(from: string, to: string): number {
 export function monthsBetween(from: string, to: string): number {
   return (Number(to.slice(0, 4)) - Number(from.slice(0, 4))) * 12 + Number(to.slice(5, 7)) - Number(from.slice(5, 7));
 }
+
+/**
+ * Where the 96 quarter hours of a UTC day split between two local days of `timeZone`: slots
+ * `[0, split)` belong to the local date of the day's first instant, `[split, 96)` to the next one
+ * (`split` is 96 when the local day ends with the UTC day).
+ */
+export function localDaySplit(utcDay: string, timeZone: string): number {
+  const start = Date.parse(`${utcDay}T00:00:00.000Z`);
+  const nextMidnight = startOfDay(addDays(calendarDateOf(new Date(start), timeZone), 1), timeZone).getTime();
+  return Math.min(96, (nextMidnight - start) / 900_000);
+}

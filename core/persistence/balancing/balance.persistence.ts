@@ -20,6 +20,8 @@ export const BalanceDayEntity = defineEntity({
     debitorId: p.uuid().primary(),
     creditorId: p.uuid().primary(),
     values: p.string().columnType('bigint[]'),
+    headWh: p.bigint('string').nullable(),
+    tailWh: p.bigint('string').nullable(),
   },
 });
 
@@ -31,6 +33,8 @@ export const BalancingDayEntity = defineEntity({
     siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id').primary(),
     day: p.string().columnType('date').primary(),
     states: p.string().columnType('smallint[]'),
+    headBalanced: p.smallint().default(0),
+    tailBalanced: p.smallint().default(0),
     balancedAt: p.datetime(3),
   },
 });
@@ -49,6 +53,22 @@ export const BalancingDirtyRangeEntity = defineEntity({
 });
 
 const orNull = (id: string) => (id === NIL_UUID ? null : id);
+
+/** Wh of slots [from, to) as a decimal string, null when none has a value. */
+function sumOf(values: readonly (number | null)[], from: number, to: number): string | null {
+  let sum = 0;
+  let any = false;
+  for (let slot = from; slot < to; slot++) {
+    const wh = values[slot];
+    if (wh !== null && wh !== undefined) {
+      sum += wh;
+      any = true;
+    }
+  }
+  return any ? String(sum) : null;
+}
+
+const countBalanced = (states: readonly (number | null)[], from: number, to: number) => states.slice(from, to).filter((state) => state === 1).length;
 const DAY_MS = SLOTS_PER_DAY * QUARTER_HOUR_MS;
 
 export class MikroBalancingRepository implements BalancingRepository {
@@ -83,7 +103,7 @@ export class MikroBalancingRepository implements BalancingRepository {
     return rows.map((r) => ({ from: Number(r.from_at), to: Number(r.to_at) }));
   }
 
-  async replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[]): Promise<void> {
+  async replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[], splitOf: (day: string) => number): Promise<void> {
     // Grouped by flow (kind, debitor, creditor: lookups of the same id strings, no key building)
     // and UTC day number: this runs for millions of flows per site-year.
     const series = new Map<FlowKind, Map<string | null, Map<string | null, Map<number, (number | null)[]>>>>();
@@ -102,14 +122,20 @@ export class MikroBalancingRepository implements BalancingRepository {
     const rows = [...series].flatMap(([kind, byDebitor]) =>
       [...byDebitor].flatMap(([debitorId, byCreditor]) =>
         [...byCreditor].flatMap(([creditorId, byDay]) =>
-          [...byDay].map(([day, values]) => ({
-            day: new Date(day * DAY_MS).toISOString().slice(0, 10),
-            kind,
-            debitor_id: debitorId ?? NIL_UUID,
-            creditor_id: creditorId ?? NIL_UUID,
-            // Array literals as text: PostgreSQL parses them faster than JSON arrays.
-            values: `{${values.map((v) => v ?? 'NULL').join(',')}}`,
-          })),
+          [...byDay].map(([day, values]) => {
+            const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
+            const split = splitOf(date);
+            return {
+              day: date,
+              kind,
+              debitor_id: debitorId ?? NIL_UUID,
+              creditor_id: creditorId ?? NIL_UUID,
+              // Array literals as text: PostgreSQL parses them faster than JSON arrays.
+              values: `{${values.map((v) => v ?? 'NULL').join(',')}}`,
+              head_wh: sumOf(values, 0, split),
+              tail_wh: sumOf(values, split, SLOTS_PER_DAY),
+            };
+          }),
         ),
       ),
     );
@@ -123,16 +149,28 @@ export class MikroBalancingRepository implements BalancingRepository {
     if (rows.length > 0) {
       await boundQuery(
         this.em,
-        `insert into balance_days (account_id, site_id, day, kind, debitor_id, creditor_id, "values")
-         select ?, ?, r.day, r.kind, r.debitor_id, r.creditor_id, r."values"::bigint[] from json_to_recordset(?::json) as r(day date, kind text, debitor_id uuid, creditor_id uuid, "values" text)`,
+        `insert into balance_days (account_id, site_id, day, kind, debitor_id, creditor_id, "values", head_wh, tail_wh)
+         select ?, ?, r.day, r.kind, r.debitor_id, r.creditor_id, r."values"::bigint[], r.head_wh, r.tail_wh
+           from json_to_recordset(?::json) as r(day date, kind text, debitor_id uuid, creditor_id uuid, "values" text, head_wh bigint, tail_wh bigint)`,
         [accountId, siteId, JSON.stringify(rows)],
       );
     }
     await this.em.execute(
-      `insert into balancing_days (account_id, site_id, day, states, balanced_at)
-       select ?, ?, r.day, r.states, now() from json_to_recordset(?::json) as r(day date, states smallint[])
-       on conflict (account_id, site_id, day) do update set states = excluded.states, balanced_at = excluded.balanced_at`,
-      [accountId, siteId, JSON.stringify([...stateDays].map(([day, values]) => ({ day, states: values })))],
+      `insert into balancing_days (account_id, site_id, day, states, head_balanced, tail_balanced, balanced_at)
+       select ?, ?, r.day, r.states, r.head_balanced, r.tail_balanced, now()
+         from json_to_recordset(?::json) as r(day date, states smallint[], head_balanced smallint, tail_balanced smallint)
+       on conflict (account_id, site_id, day) do update
+         set states = excluded.states, head_balanced = excluded.head_balanced, tail_balanced = excluded.tail_balanced, balanced_at = excluded.balanced_at`,
+      [
+        accountId,
+        siteId,
+        JSON.stringify(
+          [...stateDays].map(([day, values]) => {
+            const split = splitOf(day);
+            return { day, states: values, head_balanced: countBalanced(values, 0, split), tail_balanced: countBalanced(values, split, SLOTS_PER_DAY) };
+          }),
+        ),
+      ],
     );
   }
 

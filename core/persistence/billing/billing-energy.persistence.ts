@@ -2,17 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BillingEnergyRepository, DailyEnergy, ReceivedPrepayment } from '../../billing/billing-energy.repository.js';
 
 /**
- * Day rows of `table` (96 quarter-hour slots of one UTC day) with where each splits between two
- * local days: `first_local` is the local date at the row's first slot, slots `[1, split]` belong to
- * it and `[split + 1, 96]` to the next one. Computed once per row, never per slot, so a month of a
- * site's meters is summed without converting 150,000 timestamps. Parameters: timezone (twice),
- * account, site, first and last local day (the UTC rows of the day before the first are scanned too).
+ * Day rows of `table` (one UTC day each) with `first_local`, the local date at the row's first
+ * quarter hour: the row's `head_*` total belongs to it, its `tail_*` total to the next local day
+ * (balancing stores both, split at local midnight), so bills read days without unnesting slots.
+ * Parameters: timezone, account, site, first and last local day (the UTC rows of the day before
+ * the first are scanned too).
  */
-const localDaySplit = (table: string, extraWhere = '') => `
-  select b.*, l.first_local,
-         (extract(epoch from (((l.first_local + 1)::timestamp at time zone ?) - (b.day::timestamp at time zone 'UTC'))) / 900)::int as split
+const withLocalDay = (table: string, extraWhere = '') => `
+  select b.*, ((b.day::timestamp at time zone 'UTC') at time zone ?)::date as first_local
     from ${table} b
-    cross join lateral (select ((b.day::timestamp at time zone 'UTC') at time zone ?)::date as first_local) l
    where b.account_id = ? and b.site_id = ? and b.day between ?::date - 1 and ?::date ${extraWhere}`;
 
 export class MikroBillingEnergyRepository implements BillingEnergyRepository {
@@ -21,32 +19,32 @@ export class MikroBillingEnergyRepository implements BillingEnergyRepository {
   async balancedEnergy(accountId: string, siteId: string, meterIds: readonly string[], fromDay: string, toDay: string, timezone: string): Promise<DailyEnergy[]> {
     if (meterIds.length === 0) return [];
     const rows = await this.em.execute<{ meter_id: string; kind: 'local' | 'grid'; day: string; wh: string }[]>(
-      `with parts as (${localDaySplit('balance_days', `and b.kind in ('local', 'grid') and b.debitor_id in (select value::uuid from json_array_elements_text(?::json))`)}),
+      `with parts as (${withLocalDay('balance_days', `and b.kind in ('local', 'grid') and b.debitor_id in (select value::uuid from json_array_elements_text(?::json))`)}),
        sums as (
-         select debitor_id, kind, first_local as local_day, (select sum(v) from unnest("values"[1:split]) v) as wh from parts
+         select debitor_id, kind, first_local as local_day, head_wh as wh from parts
          union all
-         select debitor_id, kind, first_local + 1, (select sum(v) from unnest("values"[split + 1:96]) v) from parts
+         select debitor_id, kind, first_local + 1, tail_wh from parts
        )
        select debitor_id as meter_id, kind, to_char(local_day, 'YYYY-MM-DD') as day, sum(wh)::text as wh
          from sums where wh is not null and local_day >= ?::date and local_day < ?::date
         group by 1, 2, 3`,
-      [timezone, timezone, accountId, siteId, fromDay, toDay, JSON.stringify(meterIds), fromDay, toDay],
+      [timezone, accountId, siteId, fromDay, toDay, JSON.stringify(meterIds), fromDay, toDay],
     );
     return rows.map((row) => ({ meterId: row.meter_id, kind: row.kind, day: row.day, wh: BigInt(row.wh) }));
   }
 
   async balancedIntervalsPerDay(accountId: string, siteId: string, fromDay: string, toDay: string, timezone: string): Promise<Map<string, number>> {
     const rows = await this.em.execute<{ day: string; balanced: string }[]>(
-      `with parts as (${localDaySplit('balancing_days')}),
+      `with parts as (${withLocalDay('balancing_days')}),
        counts as (
-         select first_local as local_day, (select count(*) from unnest(states[1:split]) s where s = 1) as n from parts
+         select first_local as local_day, head_balanced as n from parts
          union all
-         select first_local + 1, (select count(*) from unnest(states[split + 1:96]) s where s = 1) from parts
+         select first_local + 1, tail_balanced from parts
        )
        select to_char(local_day, 'YYYY-MM-DD') as day, sum(n)::text as balanced
          from counts where local_day >= ?::date and local_day < ?::date
         group by 1`,
-      [timezone, timezone, accountId, siteId, fromDay, toDay, fromDay, toDay],
+      [timezone, accountId, siteId, fromDay, toDay, fromDay, toDay],
     );
     return new Map(rows.map((row) => [row.day, Number(row.balanced)]));
   }
