@@ -176,8 +176,8 @@ export class InvoiceDraftLineType {
   @Field(() => ID, { nullable: true }) meterId!: string | null;
 }
 
-@ObjectType('InvoiceDraftTax')
-export class InvoiceDraftTaxType {
+@ObjectType('InvoiceTax', { description: 'The net amount billed at one tax rate and its tax (rounded once)' })
+export class InvoiceTaxType {
   @Field(() => ID) taxRateId!: string;
   @Field(() => String) percentage!: string;
   @Field(() => String) netAmount!: string;
@@ -191,7 +191,7 @@ export class InvoiceDraftType {
   @Field(() => String) periodEnd!: string;
   @Field(() => [InvoiceDraftLineType]) lines!: InvoiceDraftLineType[];
   @Field(() => String) netTotal!: string;
-  @Field(() => [InvoiceDraftTaxType]) taxes!: InvoiceDraftTaxType[];
+  @Field(() => [InvoiceTaxType]) taxes!: InvoiceTaxType[];
   @Field(() => String) grossTotal!: string;
   @Field(() => String) prepaymentsTotal!: string;
   @Field(() => String) amountDue!: string;

@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { InvoiceDraftLineType, InvoiceTaxType } from './billing.types.js';
 import { ListArgs } from './common.types.js';
 
 @ObjectType('BillRunCounts')
@@ -51,31 +52,11 @@ export class BillRunInput {
   @Field(() => [ID], { nullable: true }) siteIds?: string[] | null;
 }
 
-@ObjectType('InvoiceTax')
-export class InvoiceTaxType {
-  @Field(() => ID) taxRateId!: string;
-  @Field(() => String) percentage!: string;
-  @Field(() => String) netAmount!: string;
-  @Field(() => String) taxAmount!: string;
-}
-
 @ObjectType('LineItem')
-export class LineItemType {
+export class LineItemType extends InvoiceDraftLineType {
   @Field(() => ID) id!: string;
   @Field(() => ID) invoiceId!: string;
   @Field(() => ID) contractId!: string;
-  @Field(() => String) description!: string;
-  @Field(() => String) kind!: string;
-  @Field(() => String, { description: 'kWh with 3 decimals, or months with 6' }) quantity!: string;
-  @Field(() => String) unit!: string;
-  @Field(() => String) unitPrice!: string;
-  @Field(() => String) netAmount!: string;
-  @Field(() => ID) taxRateId!: string;
-  @Field(() => String) taxRate!: string;
-  @Field(() => String) periodStart!: string;
-  @Field(() => String) periodEnd!: string;
-  @Field(() => ID) priceComponentId!: string;
-  @Field(() => ID, { nullable: true }) meterId!: string | null;
   @Field(() => String) createdAt!: string;
 }
 
