@@ -4,7 +4,8 @@ import type { Actor } from '../auth/actor.js';
 import type { Contract, ContractMeter } from '../domain/contracts/contract.js';
 import type { ContractMeterRepository, ContractRepository } from '../contracts/contracts.repository.js';
 import { draftInvoice, type DraftProblem, type EnergyKind, type InvoiceDraft, type MeterEnergy, type PricedComponent } from '../domain/billing/invoice-draft.js';
-import { formatCents, formatDecimal, formatMicros } from '../domain/billing/money.js';
+import { formatCents } from '../domain/billing/money.js';
+import { presentLine, presentTax, type InvoiceLineView, type InvoiceTaxView } from './invoice-issuing.js';
 import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { isBalanced, type Site } from '../domain/sites/site.js';
 import { addDays, calendarDateOf, startOfDay } from '../domain/time/calendar-date.js';
@@ -40,22 +41,9 @@ export interface InvoiceDraftView {
   contractId: string;
   periodStart: string;
   periodEnd: string;
-  lines: Array<{
-    description: string;
-    kind: string;
-    quantity: string;
-    unit: string;
-    unitPrice: string;
-    netAmount: string;
-    taxRateId: string;
-    taxRate: string;
-    periodStart: string;
-    periodEnd: string;
-    priceComponentId: string;
-    meterId: string | null;
-  }>;
+  lines: InvoiceLineView[];
   netTotal: string;
-  taxes: Array<{ taxRateId: string; percentage: string; netAmount: string; taxAmount: string }>;
+  taxes: InvoiceTaxView[];
   grossTotal: string;
   prepaymentsTotal: string;
   amountDue: string;
@@ -66,22 +54,9 @@ function present(contractId: string, draft: InvoiceDraft): InvoiceDraftView {
     contractId,
     periodStart: draft.periodStart,
     periodEnd: draft.periodEnd,
-    lines: draft.lines.map((line) => ({
-      description: line.description,
-      kind: line.kind,
-      quantity: formatDecimal(line.quantity, line.quantityScale),
-      unit: line.unit,
-      unitPrice: formatMicros(line.unitPrice),
-      netAmount: formatCents(line.netAmount),
-      taxRateId: line.taxRateId,
-      taxRate: formatDecimal(line.taxRate, 2),
-      periodStart: line.periodStart,
-      periodEnd: line.periodEnd,
-      priceComponentId: line.priceComponentId,
-      meterId: line.meterId,
-    })),
+    lines: draft.lines.map(presentLine),
     netTotal: formatCents(draft.netTotal),
-    taxes: draft.taxes.map((t) => ({ taxRateId: t.taxRateId, percentage: formatDecimal(t.percentage, 2), netAmount: formatCents(t.netAmount), taxAmount: formatCents(t.taxAmount) })),
+    taxes: draft.taxes.map(presentTax),
     grossTotal: formatCents(draft.grossTotal),
     prepaymentsTotal: formatCents(draft.prepaymentsTotal),
     amountDue: formatCents(draft.amountDue),

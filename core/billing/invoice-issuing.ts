@@ -14,6 +14,51 @@ import { renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.js';
 import type { InvoiceRepository, LineItemRepository } from './invoices.repository.js';
 import type { TemplateRepository } from './templates.service.js';
 
+/** The amounts of a line or a tax total: integers (bigint, or as stored, strings) in their units. */
+type Units = bigint | string;
+
+interface LineFields {
+  description: string;
+  kind: LineItemView['kind'];
+  quantity: Units;
+  quantityScale: number;
+  unit: string;
+  unitPrice: Units;
+  netAmount: Units;
+  taxRateId: string;
+  taxRate: Units;
+  periodStart: string;
+  periodEnd: string;
+  priceComponentId: string;
+  meterId: string | null;
+}
+
+export type InvoiceLineView = Omit<LineItemView, 'id' | 'invoiceId' | 'contractId' | 'createdAt'>;
+export type InvoiceTaxView = InvoiceView['taxes'][number];
+
+/** A line as the API shows it: drafts, stored line items and PDFs alike. */
+export function presentLine(line: LineFields): InvoiceLineView {
+  const { description, kind, unit, taxRateId, periodStart, periodEnd, priceComponentId, meterId } = line;
+  return {
+    description,
+    kind,
+    quantity: formatDecimal(BigInt(line.quantity), line.quantityScale),
+    unit,
+    unitPrice: formatMicros(BigInt(line.unitPrice)),
+    netAmount: formatCents(BigInt(line.netAmount)),
+    taxRateId,
+    taxRate: formatDecimal(BigInt(line.taxRate), 2),
+    periodStart,
+    periodEnd,
+    priceComponentId,
+    meterId,
+  };
+}
+
+export function presentTax(tax: { taxRateId: string; percentage: Units; netAmount: Units; taxAmount: Units }): InvoiceTaxView {
+  return { taxRateId: tax.taxRateId, percentage: formatDecimal(BigInt(tax.percentage), 2), netAmount: formatCents(BigInt(tax.netAmount)), taxAmount: formatCents(BigInt(tax.taxAmount)) };
+}
+
 export function presentInvoice(invoice: Invoice): InvoiceView {
   const { id, kind, number, contractId, customerId, billRunId, periodStart, periodEnd, state, dueDate, templateId, cancelsInvoiceId } = invoice;
   const cents = (value: string) => formatCents(BigInt(value));
@@ -28,7 +73,7 @@ export function presentInvoice(invoice: Invoice): InvoiceView {
     periodEnd,
     state,
     netTotal: cents(invoice.netTotal),
-    taxes: invoice.taxes.map((t) => ({ taxRateId: t.taxRateId, percentage: formatDecimal(BigInt(t.percentage), 2), netAmount: cents(t.netAmount), taxAmount: cents(t.taxAmount) })),
+    taxes: invoice.taxes.map(presentTax),
     grossTotal: cents(invoice.grossTotal),
     prepaymentsTotal: cents(invoice.prepaymentsTotal),
     amountDue: cents(invoice.amountDue),
@@ -42,25 +87,7 @@ export function presentInvoice(invoice: Invoice): InvoiceView {
 }
 
 export function presentLineItem(line: LineItem): LineItemView {
-  const { id, invoiceId, contractId, description, kind, unit, taxRateId, periodStart, periodEnd, priceComponentId, meterId } = line;
-  return {
-    id,
-    invoiceId,
-    contractId,
-    description,
-    kind,
-    quantity: formatDecimal(BigInt(line.quantity), line.quantityScale),
-    unit,
-    unitPrice: formatMicros(BigInt(line.unitPrice)),
-    netAmount: formatCents(BigInt(line.netAmount)),
-    taxRateId,
-    taxRate: formatDecimal(BigInt(line.taxRate), 2),
-    periodStart,
-    periodEnd,
-    priceComponentId,
-    meterId,
-    createdAt: line.createdAt.toISOString(),
-  };
+  return { id: line.id, invoiceId: line.invoiceId, contractId: line.contractId, ...presentLine(line), createdAt: line.createdAt.toISOString() };
 }
 
 const customerName = (customer: Customer) =>

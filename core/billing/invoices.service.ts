@@ -57,7 +57,8 @@ export class InvoicesService implements ResourceService<InvoiceView> {
     const { deps } = this;
     const creditNote = await deps.uow.transactional(async () => {
       await loadOwned(deps.invoices, actor, 'invoice', id);
-      const invoice = (await deps.invoices.lockById(actor.accountId, id))!;
+      const invoice = await deps.invoices.lockById(actor.accountId, id);
+      if (!invoice) throw new NotFoundError('invoice', id);
       if (invoice.kind !== 'invoice' || invoice.state !== 'issued') {
         throw new ConflictError('invoice_not_cancellable', `Only an issued invoice can be cancelled; this ${invoice.kind.replace('_', ' ')} is ${invoice.state}.`);
       }
