@@ -9,6 +9,13 @@ const AUDIENCE = 'ebbs-api';
 const ALGORITHM = 'HS256';
 const CLOCK_SKEW_SECONDS = 30;
 
+/** What a verified access token claims; every request checks it against the stored session. */
+export interface AccessClaims {
+  actor: Actor;
+  /** The refresh-token family the token was issued in: a reused refresh token revokes it. */
+  familyId: string;
+}
+
 /** Signs and verifies the JWT access tokens (HS256 pinned, iss/aud/exp/iat checked). */
 export class AccessTokens {
   private readonly key: Uint8Array;
@@ -17,9 +24,9 @@ export class AccessTokens {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async sign(actor: Actor, issuedAt: Date): Promise<string> {
+  async sign({ actor, familyId }: AccessClaims, issuedAt: Date): Promise<string> {
     const iat = Math.floor(issuedAt.getTime() / 1000);
-    return new SignJWT({ acc: actor.accountId, role: actor.role, cid: actor.clientId })
+    return new SignJWT({ acc: actor.accountId, role: actor.role, cid: actor.clientId, fam: familyId })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setSubject(actor.userId)
       .setIssuer(ISSUER)
@@ -29,7 +36,7 @@ export class AccessTokens {
       .sign(this.key);
   }
 
-  async verify(token: string, now: Date): Promise<Actor> {
+  async verify(token: string, now: Date): Promise<AccessClaims> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
@@ -39,12 +46,12 @@ export class AccessTokens {
         currentDate: now,
         requiredClaims: ['exp', 'iat', 'sub'],
       });
-      const { sub, acc, role, cid, iat } = payload;
+      const { sub, acc, role, cid, fam, iat } = payload;
       if (typeof iat === 'number' && iat > now.getTime() / 1000 + CLOCK_SKEW_SECONDS) throw new Error('issued in the future');
-      if (typeof sub !== 'string' || typeof acc !== 'string' || typeof cid !== 'string' || !ROLES.includes(role as Role)) {
+      if (typeof sub !== 'string' || typeof acc !== 'string' || typeof cid !== 'string' || typeof fam !== 'string' || !ROLES.includes(role as Role)) {
         throw new Error('malformed claims');
       }
-      return { userId: sub, accountId: acc, clientId: cid, role: role as Role };
+      return { actor: { userId: sub, accountId: acc, clientId: cid, role: role as Role }, familyId: fam };
     } catch {
       throw new AuthenticationError();
     }

@@ -34,10 +34,19 @@ export class AuthService {
     return this.refresh(command.token);
   }
 
-  /** A valid signature is not enough: the API token the session came from must still be active. */
+  /**
+   * A valid signature is not enough: the API token must still be active, its user must exist with
+   * the account and role the token claims (a role change takes effect at once), and the session's
+   * refresh-token family must not have been revoked for reuse.
+   */
   async authenticate(bearer: string): Promise<Actor> {
-    const actor = await this.accessTokens.verify(bearer, this.clock.now());
-    if (!(await this.credentials.isApiTokenActive(actor.clientId))) throw new AuthenticationError('The API token of this session was revoked.');
+    const { actor, familyId } = await this.accessTokens.verify(bearer, this.clock.now());
+    const session = await this.credentials.findSession(actor.clientId, familyId);
+    if (!session) throw new AuthenticationError('The API token of this session was revoked.');
+    if (session.familyRevoked) throw new AuthenticationError('This session was revoked because its refresh token was reused.');
+    if (session.userId !== actor.userId || session.accountId !== actor.accountId || session.role !== actor.role) {
+      throw new AuthenticationError("The user's role or account changed; sign in again.");
+    }
     return actor;
   }
 
@@ -102,7 +111,7 @@ export class AuthService {
       }),
     );
     return {
-      accessToken: await this.accessTokens.sign(actor, now),
+      accessToken: await this.accessTokens.sign({ actor, familyId }, now),
       refreshToken,
       clientId: active.token.id,
       tokenType: 'Bearer',

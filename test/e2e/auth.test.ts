@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_JWT_SECRET, type SignedUp, type TestApp } from '../support/app.js';
 
@@ -56,6 +58,46 @@ describe('authentication', () => {
     // The reuse revoked the whole family, including the token the legitimate client holds now.
     const descendant = await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: first.body.refreshToken });
     expect(descendant.status).toBe(401);
+    // ... and the family's access tokens, at once rather than when they expire.
+    for (const token of [acme.accessToken, first.body.accessToken]) {
+      const response = await app.api(token).get('/v1/sites');
+      expect([response.status, response.body.code]).toEqual([401, 'invalid_token']);
+      expect((await app.api(token).graphql('{ sites { total } }')).status).toBe(401);
+    }
+    const fresh = await app.api().post('/v1/oauth', { grantType: 'api_token', token: acme.apiToken });
+    expect((await app.api(fresh.body.accessToken).get('/v1/sites')).status).toBe(200);
+  });
+
+  it('checks the claims against the API token and its user on every request', async () => {
+    const viewer = await app.cli('user', 'create', '--account', acme.accountId, '--email', 'viewer@example.test', '--role', 'viewer');
+    const grant = await app.api().post('/v1/oauth', { grantType: 'api_token', token: viewer.apiToken });
+    const other = await app.signUp('Other');
+    const own = { sub: viewer.userId, acc: acme.accountId, cid: grant.body.clientId, role: 'viewer', fam: randomUUID() };
+    expect((await app.api(await forge(own)).get('/v1/sites')).status).toBe(200);
+    const departures = {
+      roleRaised: { ...own, role: 'admin' },
+      otherAccount: { ...own, acc: other.accountId },
+      otherUser: { ...own, sub: acme.userId },
+      otherClient: { ...own, cid: other.clientId },
+      noFamily: { ...own, fam: undefined },
+    };
+    for (const [name, claims] of Object.entries(departures)) {
+      const response = await app.api(await forge(claims)).get('/v1/sites');
+      expect([response.status, response.body.code], name).toEqual([401, 'invalid_token']);
+    }
+
+    // A role change takes effect with the next request, not when the access token expires.
+    const session = app.api(grant.body.accessToken);
+    expect((await session.get('/v1/sites')).status).toBe(200);
+    const db = new pg.Client({ connectionString: app.database.url });
+    await db.connect();
+    try {
+      await db.query(`update users set role = 'admin' where id = $1`, [viewer.userId]);
+    } finally {
+      await db.end();
+    }
+    expect((await session.get('/v1/sites')).status).toBe(401);
+    expect((await session.graphql('{ sites { total } }')).status).toBe(401);
   });
 
   it('refuses an expired refresh token', async () => {
@@ -81,7 +123,7 @@ describe('authentication', () => {
 
   it('answers 401 with WWW-Authenticate for missing, malformed, expired, forged and alg:none tokens', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const claims = { acc: acme.accountId, role: 'admin', cid: acme.clientId, sub: acme.userId };
+    const claims = { acc: acme.accountId, role: 'admin', cid: acme.clientId, sub: acme.userId, fam: randomUUID() };
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
     const body = Buffer.from(JSON.stringify({ ...claims, iss: 'ebbs', aud: 'ebbs-api', iat: now, exp: now + 3600 })).toString('base64url');
     const tokens = {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ActiveApiToken, CredentialsRepository } from '../../auth/credentials.repository.js';
-import type { RefreshToken } from '../../domain/accounts/account.js';
+import type { ActiveApiToken, CredentialsRepository, SessionStanding } from '../../auth/credentials.repository.js';
+import type { RefreshToken, Role } from '../../domain/accounts/account.js';
 import { ApiTokenEntity, RefreshTokenEntity, UserEntity } from './account.entities.js';
 
 export class MikroCredentialsRepository implements CredentialsRepository {
@@ -14,9 +14,16 @@ export class MikroCredentialsRepository implements CredentialsRepository {
     return this.withUser(await this.em.findOne(ApiTokenEntity, { id, revokedAt: null }));
   }
 
-  async isApiTokenActive(id: string): Promise<boolean> {
-    const rows = await this.em.execute('select 1 from api_tokens where id = ? and revoked_at is null', [id]);
-    return rows.length > 0;
+  async findSession(apiTokenId: string, familyId: string): Promise<SessionStanding | null> {
+    const rows: Array<{ user_id: string; account_id: string; role: Role; family_revoked: boolean }> = await this.em.execute(
+      `select u.id as user_id, u.account_id, u.role,
+         exists (select 1 from refresh_tokens r where r.family_id = ? and r.account_id = t.account_id and r.revoked_at is not null) as family_revoked
+       from api_tokens t join users u on u.id = t.user_id and u.account_id = t.account_id
+       where t.id = ? and t.revoked_at is null`,
+      [familyId, apiTokenId],
+    );
+    const row = rows[0];
+    return row ? { userId: row.user_id, accountId: row.account_id, role: row.role, familyRevoked: row.family_revoked } : null;
   }
 
   addRefreshToken(token: RefreshToken): void {
