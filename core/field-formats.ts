@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCalendarDate, isUtcInstant } from './domain/time/calendar-date.js';
-import { parseCents } from './domain/billing/money.js';
+import { MAX_STORED_UNITS, parseDecimal } from './domain/billing/money.js';
 
 export const calendarDate = z.string().refine(isCalendarDate, { message: 'Expected a date YYYY-MM-DD.', params: { code: 'invalid_date' } });
 
@@ -35,11 +35,49 @@ export function endAfter<K extends string, E extends string>(startKey: K, endKey
   };
 }
 
+/**
+ * A decimal string with at most `scale` decimals, at least `least` units of 10^-scale, stored as
+ * a signed 64-bit integer of those units: longer amounts are `out_of_range`, never a database error.
+ */
+export function decimalAmount(scale: number, least: bigint, message: string) {
+  return z.string().superRefine((value, ctx) => {
+    const units = parseDecimal(value, scale);
+    if (units === null || units < least) ctx.addIssue({ code: 'custom', message, params: { code: 'invalid_amount' } });
+    else if (units > MAX_STORED_UNITS) ctx.addIssue({ code: 'custom', message: `The amount is too large to store (at most ${MAX_STORED_UNITS} units of 10^-${scale}).`, params: { code: 'out_of_range' } });
+  });
+}
+
 /** Money as a decimal string with at most 2 decimals, e.g. "12.34"; `positive` excludes zero. */
 export function money(sign: 'positive' | 'non_negative') {
-  const least = sign === 'positive' ? 1n : 0n;
-  return z.string().refine((value) => (parseCents(value) ?? -1n) >= least, {
-    message: `Expected a ${sign === 'positive' ? 'positive' : 'non-negative'} amount as a decimal string with at most 2 decimals, e.g. "12.34".`,
-    params: { code: 'invalid_amount' },
-  });
+  return decimalAmount(
+    2,
+    sign === 'positive' ? 1n : 0n,
+    `Expected a ${sign === 'positive' ? 'positive' : 'non-negative'} amount as a decimal string with at most 2 decimals, e.g. "12.34".`,
+  );
+}
+
+const DIGITS = /^-?\d{1,16}$/;
+
+/**
+ * An integer query parameter written with digits only (`1e2`, `0x10`, `+5` and spaces are
+ * `invalid_integer`), or an integer already typed as one (GraphQL arguments).
+ */
+export function integerParameter(bounds: { min: number; max: number; default: number }) {
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return bounds.default;
+      const number = typeof value === 'string' && DIGITS.test(value) ? Number(value) : value;
+      if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
+        ctx.addIssue({ code: 'custom', message: 'Expected an integer written with digits only.', params: { code: 'invalid_integer' } });
+        return z.NEVER;
+      }
+      if (number < bounds.min || number > bounds.max) {
+        ctx.addIssue({ code: 'custom', message: `Expected an integer from ${bounds.min} to ${bounds.max}.`, params: { code: 'out_of_range' } });
+        return z.NEVER;
+      }
+      return number;
+    })
+    .meta({ type: 'integer', minimum: bounds.min, maximum: bounds.max, default: bounds.default });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { integerParameter } from './field-formats.js';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -6,8 +7,8 @@ export const MAX_LIMIT = 1000;
 /** `limit` 1..1000 (default 100, never clamped) and `offset` >= 0 (default 0). */
 export const pageQuery = z
   .object({
-    limit: z.coerce.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
-    offset: z.coerce.number().int().min(0).default(0),
+    limit: integerParameter({ min: 1, max: MAX_LIMIT, default: DEFAULT_LIMIT }),
+    offset: integerParameter({ min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 }),
   })
   .strict();
 

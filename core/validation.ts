@@ -58,11 +58,55 @@ function issueToErrors(issue: z.core.$ZodIssue, input: unknown, unknownCode: str
   return [{ path, code: issue.code, message: issue.message }];
 }
 
+/** U+0000 and unpaired surrogates: text PostgreSQL cannot store (nor jsonb hold). */
+function hasInvalidCharacters(text: string): boolean {
+  return text.includes('\u0000') || !text.isWellFormed();
+}
+
+interface Location {
+  parent: Location | null;
+  key: PropertyKey;
+}
+
+function pathOf(location: Location | null): PropertyKey[] {
+  const path: PropertyKey[] = [];
+  for (let at = location; at; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * Every string (and object key) of an input that holds characters no column can store, found
+ * before any schema runs. Iterative with parent links, so that a deeply nested body costs neither
+ * stack nor a copy of its path per level.
+ */
+export function invalidCharacters(input: unknown): FieldError[] {
+  const errors: FieldError[] = [];
+  const pending: Array<{ value: unknown; at: Location | null }> = [{ value: input, at: null }];
+  const fail = (at: Location | null) =>
+    errors.push({ path: formatPath(pathOf(at)), code: 'invalid_characters', message: 'Text must not contain U+0000 or unpaired surrogates.' });
+  while (pending.length > 0) {
+    const { value, at } = pending.pop()!;
+    if (typeof value === 'string') {
+      if (hasInvalidCharacters(value)) fail(at);
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => pending.push({ value: item, at: { parent: at, key: index } }));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (hasInvalidCharacters(key)) fail(at);
+        else pending.push({ value: item, at: { parent: at, key } });
+      }
+    }
+  }
+  return errors.reverse();
+}
+
 /**
  * Parses a command with its zod schema. Every problem becomes one FieldError with a stable code;
  * removed fields are reported as `field_removed` naming their replacement.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, options: ParseOptions = {}): z.output<S> {
+  const characterErrors = invalidCharacters(input);
+  if (characterErrors.length > 0) throw new ValidationError(characterErrors);
   const unknownCode = options.unknownCode ?? 'unknown_field';
   const removedErrors: FieldError[] = (options.removed ?? [])
     .filter((field) => hasPath(input, field.path))

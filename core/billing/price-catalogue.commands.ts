@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
-import { parseDecimal } from '../domain/billing/money.js';
 import { PRICE_COMPONENT_KINDS, PRICE_UNITS, unitOf } from '../domain/billing/price.js';
-import { calendarDate, readOnlyEcho, reference, timestamps } from '../field-formats.js';
+import { calendarDate, decimalAmount, readOnlyEcho, reference, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
 const groupFields = { electricityProductId: reference, name: z.string().trim().min(1).max(200), position: z.number().int().min(0).max(10_000) };
@@ -44,10 +43,7 @@ export const priceComponentView = z.object({
 export type PriceComponentView = z.output<typeof priceComponentView>;
 
 /** A net unit price as a decimal string with at most 6 decimals, e.g. "0.289500". */
-const amount = z.string().refine((value) => (parseDecimal(value, 6) ?? -1n) >= 0n, {
-  message: 'Expected a non-negative decimal string with at most 6 decimals, e.g. "0.289500".',
-  params: { code: 'invalid_amount' },
-});
+const amount = decimalAmount(6, 0n, 'Expected a non-negative decimal string with at most 6 decimals, e.g. "0.289500".');
 const priceFields = { priceComponentId: reference, validFrom: calendarDate, amount };
 export const createPriceCommand = z.object(priceFields).strict();
 export const updatePriceCommand = z.object({ ...readOnlyEcho, ...priceFields }).partial().strict();

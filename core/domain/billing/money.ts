@@ -7,6 +7,9 @@ export type Micros = bigint;
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
 
+/** Amounts are stored as signed 64-bit integers of their unit (cents, micro-euros). */
+export const MAX_STORED_UNITS = 2n ** 63n - 1n;
+
 /** A decimal string with at most `scale` decimals as an integer of 10^-scale units; null when malformed. */
 export function parseDecimal(value: string, scale: number): bigint | null {
   const match = DECIMAL.exec(value);
