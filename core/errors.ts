@@ -53,10 +53,13 @@ export class ForbiddenError extends DomainError {
   }
 }
 
+/** Codes are snake case however the resource is written: `line item`, `invoice PDF` → `line_item`, `invoice_pdf`. */
+const snakeCase = (resource: string) => resource.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+
 export class NotFoundError extends DomainError {
   readonly kind = 'not_found';
   constructor(resource: string, id: string) {
-    super(`${resource}_not_found`, `No ${resource.replace(/_/g, ' ')} with id ${id}.`);
+    super(`${snakeCase(resource)}_not_found`, `No ${resource.replace(/_/g, ' ')} with id ${id}.`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INTERVALS } from '../domain/time/buckets.js';
+import { MAX_KWH } from '../domain/measurements/energy.js';
 import { endAfter, utcInstant } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
@@ -14,7 +15,7 @@ export const ingestCommand = z
           .object({
             meterId: z.uuid(),
             timestamp: utcInstant.describe('Interval start (interval meters) or reading time, UTC with milliseconds'),
-            value: z.number().min(0).describe('kWh, at most 3 decimals'),
+            value: z.number().min(0).max(MAX_KWH).describe('kWh, at most 3 decimals'),
             obis: z.string().optional().describe("Checked against the meter's: 1.8.0 / 2.8.0 registers, 1.29.0 / 2.29.0 interval energy"),
           })
           .strict(),

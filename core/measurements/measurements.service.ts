@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { BucketEnergy } from '../domain/measurements/aggregation.js';
 import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { whToKwh } from '../domain/measurements/energy.js';
-import { checkMeasurements, decreasingReadings, type IngestMeter, type Measurement } from '../domain/measurements/ingest.js';
+import { checkMeasurements, decreasingReadings, INTERPOLATED_REMOVED, type IngestMeter, type Measurement } from '../domain/measurements/ingest.js';
 import { isRegister, obisOf, onGrid } from '../domain/measurements/obis.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
 import type { Bucket } from '../domain/time/buckets.js';
@@ -46,7 +46,7 @@ function uploadItems(input: unknown): unknown[] {
     .filter((key) => key !== 'measurements')
     .map((key) =>
       key === 'interpolated'
-        ? { path: key, code: 'field_removed', message: '"interpolated" was removed; send measured values only.' }
+        ? { path: key, code: 'field_removed', message: INTERPOLATED_REMOVED }
         : { path: key, code: 'unknown_field', message: `Unknown field "${key}".` },
     );
   const items = body?.measurements;

@@ -21,7 +21,10 @@ const paymentFields = {
   amount: money('positive'),
   type: z.enum(PAYMENT_TYPES),
   state: z.enum(PAYMENT_STATES),
-  dueDate: calendarDate,
+  dueDate: calendarDate
+    .nullish()
+    .transform((v) => v ?? null)
+    .describe('Required for prepayments; payments and refunds without one are due on the day of receivedAt, else of their creation, in the account timezone'),
   receivedAt: utcInstant.nullish().transform((v) => v ?? null),
   paymentMethodId: reference.nullish().transform((v) => v ?? null),
   reference: optionalText,
@@ -34,6 +37,9 @@ export const createPaymentCommand = z
   .object({ ...paymentFields, state: paymentFields.state.default('pending') })
   .strict()
   .superRefine((payment, ctx) => {
+    if (payment.type === 'prepayment' && payment.dueDate === null) {
+      ctx.addIssue({ code: 'custom', path: ['dueDate'], message: 'A prepayment needs its due date.', params: { code: 'required' } });
+    }
     if (payment.state !== 'received' && payment.receivedAt !== null) {
       ctx.addIssue({ code: 'custom', path: ['receivedAt'], message: `A ${payment.state} payment has no receivedAt.`, params: { code: 'received_at_without_receipt' } });
     }

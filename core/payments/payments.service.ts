@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AccountRepository } from '../accounts/accounts.repository.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { ContractRepository } from '../contracts/contracts.repository.js';
@@ -6,6 +7,7 @@ import { parseCents } from '../domain/billing/money.js';
 import type { Contract } from '../domain/contracts/contract.js';
 import { Payment } from '../domain/payments/payment.js';
 import { isSettled } from '../domain/billing/invoice.js';
+import { calendarDateOf } from '../domain/time/calendar-date.js';
 import type { InvoiceIssuer } from '../billing/invoice-issuing.js';
 import type { InvoiceRepository } from '../billing/invoices.repository.js';
 import { ConflictError, TooLargeError, ValidationError, type FieldError } from '../errors.js';
@@ -32,13 +34,24 @@ export interface PaymentsDependencies {
   issuer: InvoiceIssuer;
   paymentMethods: PaymentMethodRepository;
   contracts: ContractRepository;
+  accounts: AccountRepository;
   uow: UnitOfWork;
   clock: Clock;
   outbox: EventOutbox;
 }
 
 type PaymentFields = Omit<CreatePaymentCommand, 'lockedAt'>;
-type Item = { index: number; value: PaymentFields };
+type DatedPayment = PaymentFields & { dueDate: string };
+type Item = { index: number; value: DatedPayment };
+
+/**
+ * Prepayments always name their due date (the command requires it); a payment or refund without
+ * one is due on the day it was received, else on the day it was recorded, in the account's zone.
+ */
+function withDueDate(command: PaymentFields, recordedAt: Date, timeZone: string): DatedPayment {
+  const dueDate = command.dueDate ?? calendarDateOf(command.receivedAt ? new Date(command.receivedAt) : recordedAt, timeZone);
+  return { ...command, dueDate };
+}
 
 /** Payments of contracts (design.md §7): created one by one or in all-or-nothing batches, immutable once locked. */
 export class PaymentsService implements ResourceService<PaymentView> {
@@ -88,18 +101,26 @@ export class PaymentsService implements ResourceService<PaymentView> {
           if ('state' in changes && !('receivedAt' in changes)) fields.receivedAt = fields.state === 'received' ? now.toISOString() : null;
         },
       });
-      const siteOf = await this.check(actor, [{ index: 0, value: merged }], () => '', [], id);
-      Object.assign(payment, this.fields(merged, now), { updatedAt: now });
+      const dated = withDueDate(merged, payment.createdAt, await this.timeZoneOf(actor));
+      const siteOf = await this.check(actor, [{ index: 0, value: dated }], () => '', [], id);
+      Object.assign(payment, this.fields(dated, now), { updatedAt: now });
       const [view] = await recordPayments(this.deps.outbox, causedBy(actor), 'payment.updated', [payment], siteOf);
       await this.settle(actor, [payment]);
       return view!;
     });
   }
 
-  private async createAll(actor: Actor, items: readonly Item[], shapeErrors: readonly FieldError[], pathOf: (index: number) => string): Promise<PaymentView[]> {
+  private async createAll(
+    actor: Actor,
+    commands: readonly { index: number; value: PaymentFields }[],
+    shapeErrors: readonly FieldError[],
+    pathOf: (index: number) => string,
+  ): Promise<PaymentView[]> {
     return this.deps.uow.transactional(async () => {
-      const siteOf = await this.check(actor, items, pathOf, shapeErrors);
       const now = this.deps.clock.now();
+      const timeZone = await this.timeZoneOf(actor);
+      const items = commands.map(({ index, value }) => ({ index, value: withDueDate(value, now, timeZone) }));
+      const siteOf = await this.check(actor, items, pathOf, shapeErrors);
       const payments = items.map(({ value }) =>
         Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
       );
@@ -110,7 +131,11 @@ export class PaymentsService implements ResourceService<PaymentView> {
     });
   }
 
-  private fields(command: PaymentFields, now: Date) {
+  private async timeZoneOf(actor: Actor): Promise<string> {
+    return (await this.deps.accounts.findAccount(actor.accountId))!.timezone;
+  }
+
+  private fields(command: DatedPayment, now: Date) {
     const { contractId, type, state, dueDate, paymentMethodId, reference, invoiceId } = command;
     const receivedAt = state === 'received' ? (command.receivedAt ? new Date(command.receivedAt) : now) : null;
     return { contractId, amount: parseCents(command.amount)!, type, state, dueDate, receivedAt, paymentMethodId, reference, invoiceId };

@@ -19,7 +19,8 @@ export class TargetPolicy {
     const target = new URL(url);
     if (this.allowPrivateTargets) return ['http:', 'https:'].includes(target.protocol) ? null : 'Webhook URLs use http or https.';
     if (target.protocol !== 'https:') return 'Webhook URLs use https.';
-    const host = target.hostname.replace(/^\[|\]$/g, '');
+    // A trailing dot only marks a name fully qualified: `localhost.` is `localhost`.
+    const host = target.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
     if (ipaddr.isValid(host)) return isPublicAddress(host) ? null : `${host} is not a public address.`;
     if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is not a public address.`;
     const addresses = await lookup(host, { all: true }).catch(() => []);

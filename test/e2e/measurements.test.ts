@@ -75,6 +75,7 @@ describe('measurements', () => {
       [{ ...good, timestamp: '2026-03-01T00:00:00Z' }, 'timestamp', 'invalid_date_time'],
       [{ ...good, value: -1 }, 'value', 'negative_value'],
       [{ ...good, value: 1.0005 }, 'value', 'too_many_decimals'],
+      [{ ...good, value: 1e15 }, 'value', 'out_of_range'],
       [{ ...good, value: '1' }, 'value', 'invalid_type'],
       [{ ...good, obis: '1.8.0' }, 'obis', 'obis_mismatch'],
       [{ ...good, interpolated: true }, 'interpolated', 'field_removed'],
@@ -168,6 +169,44 @@ describe('measurements', () => {
     expect(bad.body.errors[0].code).toBe('invalid_csv_header');
     const broken = await a.api.post('/v1/measurements', `meterId,timestamp,value\n${load.id},2026-05-01T00:30:00.000Z,abc`, { 'content-type': 'text/csv' });
     expect(broken.body.errors).toEqual([{ path: 'measurements[0].value', code: 'invalid_type', message: expect.any(String) }]);
+  });
+
+  it('reads text/csv as RFC 4180 and refuses extra cells, removed columns and broken quoting, storing nothing', async () => {
+    const csv = (text: string) => a.api.post('/v1/measurements', text, { 'content-type': 'text/csv' });
+    const day = ['2026-05-03T00:00:00.000Z', '2026-05-04T00:00:00.000Z'] as const;
+    const quoted = await csv(`"meterId","timestamp","value"\r\n"${load.id}","2026-05-03T00:00:00.000Z","1.25"\r\n\r\n "${load.id}" , 2026-05-03T00:15:00.000Z , 2 \r\n`);
+    expect([quoted.status, quoted.body]).toEqual([201, { inserted: 2, updated: 0, unchanged: 0 }]);
+    const stored = await a.api.get(`/v1/measurements?meterId=${load.id}&startDateTime=${day[0]}&endDateTime=${day[1]}`);
+    expect(stored.body.data.map((m: { value: number }) => m.value)).toEqual([1.25, 2]);
+
+    const before = await total(load.id, day[0], day[1]);
+    const row = (quarter: number, value = '1') => `${load.id},${new Date(Date.parse(day[0]) + (2 + quarter) * QH).toISOString()},${value}`;
+    const extra = await csv(`meterId,timestamp,value\n${row(0)}\n${row(1)},1.8.0\n\n${row(2)},x,y\n${row(3)}\n`);
+    expect([extra.status, extra.body.code, extra.body.errors]).toEqual([
+      400,
+      'validation_failed',
+      [
+        { path: 'csv[2]', code: 'invalid_csv_row', message: 'The row has 4 cells; the header has 3.' },
+        { path: 'csv[3]', code: 'invalid_csv_row', message: 'The row has 5 cells; the header has 3.' },
+      ],
+    ]);
+
+    const json = await a.api.post('/v1/measurements', { measurements: [{ meterId: load.id, timestamp: day[0], value: 1, interpolated: false }] });
+    const removed = await csv(`meterId,timestamp,value,interpolated\n${row(0)},false\n`);
+    expect([removed.status, removed.body.code, removed.body.errors]).toEqual([
+      400,
+      'validation_failed',
+      [{ path: 'csv[0].interpolated', code: 'field_removed', message: json.body.errors[0].message }],
+    ]);
+    expect(json.body.errors[0]).toMatchObject({ code: 'field_removed', message: expect.stringContaining('send measured values only') });
+
+    const unterminated = await csv(`meterId,timestamp,value\n${row(0)}\n"${load.id},${day[0]},1\n${row(1)}\n`);
+    expect([unterminated.status, unterminated.body.code, unterminated.body.errors]).toEqual([
+      400,
+      'validation_failed',
+      [{ path: 'csv[2]', code: 'invalid_csv', message: expect.stringContaining('Quote Not Closed') }],
+    ]);
+    expect(await total(load.id, day[0], day[1])).toBe(before);
   });
 
   it('takes 50,000 values in one request and answers 413 beyond', async () => {

@@ -177,6 +177,50 @@ describe('payment methods, payments and prepayments', () => {
       expect(await count()).toBe(3);
     });
 
+    it('dates a payment or refund without dueDate by its receipt, else its creation, in the account timezone; a prepayment needs one', async () => {
+      const mine = await newContract();
+      const base = { contractId: mine.id, amount: '10.00' };
+      const today = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+      // Berlin is UTC+2 on April 1st, 2026.
+      const received = await create(a.api, '/v1/payments', { ...base, type: 'payment', state: 'received', receivedAt: '2026-03-31T22:30:00.000Z' });
+      expect(received).toMatchObject({ dueDate: '2026-04-01', receivedAt: '2026-03-31T22:30:00.000Z' });
+      const before = today('Europe/Berlin');
+      const refund = await create(a.api, '/v1/payments', { ...base, type: 'refund' });
+      expect([before, today('Europe/Berlin')]).toContain(refund.dueDate);
+      const rows = await queryRows(app.database.url, 'select id, due_date::text as "dueDate" from payments where contract_id = $1 order by created_at', [mine.id]);
+      expect(rows).toEqual([{ id: received.id, dueDate: '2026-04-01' }, { id: refund.id, dueDate: refund.dueDate }]);
+      const reset = await a.api.patch(`/v1/payments/${received.id}`, { dueDate: null });
+      expect([reset.status, reset.body.data.dueDate]).toEqual([200, '2026-04-01']);
+
+      const prepayment = await expectRejected(a.api, { path: '/v1/payments', body: { ...base, type: 'prepayment' }, collection: `/v1/payments?contractId=${mine.id}` }, {
+        status: 400,
+        code: 'required',
+        path: 'dueDate',
+      });
+      expect(prepayment.errors).toEqual([{ path: 'dueDate', code: 'required', message: 'A prepayment needs its due date.' }]);
+      const batch = await a.api.post('/v1/payments/batch', { payments: [{ ...base, type: 'payment', state: 'received', receivedAt: '2026-06-30T21:59:59.999Z' }, { ...base, type: 'prepayment' }] });
+      expect([batch.status, batch.body.errors]).toEqual([400, [{ path: 'payments[1].dueDate', code: 'required', message: 'A prepayment needs its due date.' }]]);
+      const dated = await a.api.post('/v1/payments/batch', { payments: [{ ...base, type: 'payment', state: 'received', receivedAt: '2026-06-30T21:59:59.999Z' }, { ...base, type: 'prepayment', dueDate: '2026-07-15' }] });
+      expect([dated.status, dated.body.data.map((p: { dueDate: string }) => p.dueDate)]).toEqual([201, ['2026-06-30', '2026-07-15']]);
+      const graphql = await a.api.graphql(`mutation($input: PaymentInput!) { createPayment(input: $input) { dueDate } }`, {
+        input: { ...base, type: 'refund', state: 'received', receivedAt: '2025-12-31T23:00:00.000Z' },
+      });
+      expect(graphql.body.data.createPayment.dueDate).toBe('2026-01-01');
+
+      // Another account's zone: 05:00 UTC on April 1st is still March 31st in Los Angeles.
+      const created = await app.cli('account', 'create', '--company-name', 'Pacific', '--email', 'ops-pacific@example.test', '--timezone', 'America/Los_Angeles');
+      const { accessToken } = (await app.api().post('/v1/oauth', { grantType: 'api_token', token: created.apiToken })).body;
+      const pacific = app.api(accessToken);
+      const owner = await fixtures.customer(pacific);
+      const theirs = await fixtures.contract(pacific, {
+        customerId: owner.id,
+        electricityProductId: (await fixtures.product(pacific)).id,
+        siteId: (await fixtures.site(pacific)).id,
+      });
+      const late = await create(pacific, '/v1/payments', { contractId: theirs.id, amount: '1.00', type: 'payment', state: 'received', receivedAt: '2026-04-01T05:00:00.000Z' });
+      expect(late.dueDate).toBe('2026-03-31');
+    });
+
     it('creates a thousand payments in one batch', async () => {
       const mine = await newContract();
       const payments = Array.from({ length: 1000 }, (_, i) => ({ contractId: mine.id, amount: `${i + 1}.00`, type: 'payment', dueDate: '2026-05-01' }));

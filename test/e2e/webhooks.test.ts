@@ -194,6 +194,10 @@ describe('webhook targets without WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
       const problem = await expectRejected(a.api, { path: '/v1/webhook-endpoints', body: { url, events: ['*'] } }, { status: 400, code: 'webhook_target_not_allowed', path: 'url' });
       expect(problem.errors[0].message.length).toBeGreaterThan(10);
     }
+    const refused = (url: string) => expectRejected(a.api, { path: '/v1/webhook-endpoints', body: { url, events: ['*'] } }, { status: 400, code: 'webhook_target_not_allowed', path: 'url' });
+    const dotted = await refused('https://localhost./x');
+    expect(dotted.errors).toEqual((await refused('https://localhost/x')).errors);
+    expect(dotted.errors).toEqual([{ path: 'url', code: 'webhook_target_not_allowed', message: 'localhost is not a public address.' }]);
     await create(a.api, '/v1/webhook-endpoints', { url: 'https://hooks.example.com/x', events: ['*'] });
   });
 });

@@ -1,7 +1,7 @@
 import type { FieldErrorLike } from '../field-error.js';
 import { QUARTER_HOUR_MS } from '../time/buckets.js';
 import { parseUtcInstant } from '../time/calendar-date.js';
-import { kwhToWh } from './energy.js';
+import { kwhToWh, MAX_KWH } from './energy.js';
 import { normaliseObis, onGrid, type Obis } from './obis.js';
 import type { Measuring } from '../meters/meter.js';
 
@@ -24,6 +24,9 @@ export interface Measurement {
 
 const ITEM_KEYS = new Set(['meterId', 'timestamp', 'value', 'obis']);
 
+/** Why `interpolated`, removed from uploads (JSON and CSV alike), is refused. */
+export const INTERPOLATED_REMOVED = '"interpolated" was removed; send measured values only.';
+
 /**
  * Checks every item of an upload (design.md §5) and lists every problem by index; identical
  * duplicates collapse, two different values for one meter and time are an error.
@@ -44,7 +47,7 @@ export function checkMeasurements(
     const { meterId, timestamp, value, obis } = item as Record<string, unknown>;
     const before = errors.length;
     for (const key of Object.keys(item)) {
-      if (key === 'interpolated') fail(key, 'field_removed', '"interpolated" was removed; send measured values only.');
+      if (key === 'interpolated') fail(key, 'field_removed', INTERPOLATED_REMOVED);
       else if (!ITEM_KEYS.has(key)) fail(key, 'unknown_field', `Unknown field "${key}".`);
     }
     const meter = typeof meterId === 'string' ? meters.get(meterId) : undefined;
@@ -65,6 +68,7 @@ export function checkMeasurements(
     if (typeof value !== 'number') fail('value', value === undefined ? 'required' : 'invalid_type', 'Expected a number of kWh.');
     else if (!Number.isFinite(value)) fail('value', 'not_finite', 'Expected a finite number.');
     else if (value < 0) fail('value', 'negative_value', 'Energy and register values are not negative.');
+    else if (value > MAX_KWH) fail('value', 'out_of_range', `At most ${MAX_KWH} kWh.`);
     else if ((wh = kwhToWh(value)) === null) fail('value', 'too_many_decimals', 'At most 3 decimals (Wh precision).');
     if (obis !== undefined && obis !== null && meter && (typeof obis !== 'string' || normaliseObis(obis) !== meter.obis)) {
       fail('obis', 'obis_mismatch', `This meter sends ${meter.obis}.`);

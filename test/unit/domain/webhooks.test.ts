@@ -1,10 +1,12 @@
 import fc from 'fast-check';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_SCHEDULE, retryDelaySeconds } from '../../../core/domain/webhooks/retry-schedule.js';
 import { generateSecret, signatureHeader } from '../../../core/domain/webhooks/signature.js';
 import { byEntity } from '../../../core/domain/webhooks/webhook.js';
-import { HttpWebhookSender } from '../../../core/webhooks/http-sender.js';
+import { HttpWebhookSender, MAX_RESPONSE_BYTES } from '../../../core/webhooks/http-sender.js';
 import { SecretBox } from '../../../core/webhooks/secret-box.js';
 import { TargetPolicy } from '../../../core/webhooks/target-policy.js';
 
@@ -73,6 +75,21 @@ describe('webhook targets', () => {
     expect(await new TargetPolicy(true).problemWith('http://127.0.0.1:8080/x')).toBeNull();
   });
 
+  it('read a host with a trailing dot as the same name without it', async () => {
+    const strict = new TargetPolicy(false);
+    const cases: Array<[dotted: string, plain: string]> = [
+      ['https://localhost./x', 'https://localhost/x'],
+      ['https://LOCALHOST../x', 'https://localhost/x'],
+      ['https://hooks.localhost./x', 'https://hooks.localhost/x'],
+      ['https://127.0.0.1./x', 'https://127.0.0.1/x'],
+    ];
+    for (const [dotted, plain] of cases) {
+      const problem = await strict.problemWith(dotted);
+      expect(problem, dotted).toMatch(/is not a public address/);
+      expect(problem, dotted).toBe(await strict.problemWith(plain));
+    }
+  });
+
   it('are checked again when a delivery is sent', async () => {
     const sender = new HttpWebhookSender({ allowPrivateTargets: false, timeoutMs: 1000, maxSockets: 1 });
     try {
@@ -83,5 +100,57 @@ describe('webhook targets', () => {
     } finally {
       sender.close();
     }
+  });
+});
+
+describe('webhook responses', () => {
+  const servers: Server[] = [];
+  const serve = async (handler: RequestListener) => {
+    const server = createServer(handler);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  };
+  const sending = async (url: string) => {
+    const sender = new HttpWebhookSender({ allowPrivateTargets: true, timeoutMs: 5000, maxSockets: 1 });
+    try {
+      return await sender.send({ url, headers: {}, body: '{}' });
+    } finally {
+      sender.close();
+    }
+  };
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('do not follow redirects: a 3xx is a failed attempt', async () => {
+    let followed = 0;
+    const elsewhere = await serve((_req, res) => {
+      followed++;
+      res.end();
+    });
+    const response = await sending(await serve((_req, res) => res.writeHead(307, { location: elsewhere }).end()));
+    expect(response).toMatchObject({ statusCode: 307, error: 'HTTP 307' });
+    expect(followed).toBe(0);
+  });
+
+  it(`are read up to ${MAX_RESPONSE_BYTES} bytes, then dropped`, async () => {
+    let written = 0;
+    const url = await serve((_req, res) => {
+      res.writeHead(200);
+      // An endless body: without the limit the attempt would wait for its timeout.
+      const more = () => {
+        while (!res.destroyed && res.write(Buffer.alloc(16 * 1024))) written += 16 * 1024;
+        if (!res.destroyed) res.once('drain', more);
+      };
+      more();
+    });
+    const response = await sending(url);
+    expect(response).toMatchObject({ statusCode: 200, error: null });
+    expect(response.durationMs).toBeLessThan(2000);
+    expect(written).toBeGreaterThan(MAX_RESPONSE_BYTES);
   });
 });
