@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -13,6 +14,20 @@ const envSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  OAUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'letters, digits, ":", "_" or "-"').default('ebbs'),
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry), 'must list proxy IPs or CIDRs, e.g. 10.0.0.1,10.1.0.0/16'))),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10_000),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(8),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(50),
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(1).default(86_400),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),

@@ -4,12 +4,14 @@ import { RequestContext } from '@mikro-orm/postgresql';
 import express from 'express';
 import { pino, type Logger } from 'pino';
 import { createGraphQLApi } from '../graphql/graphql-api.js';
-import { accessLog, authenticate, cors, rateLimit, requestId, securityHeaders } from '../rest/http-guards.js';
+import { accessLog, cors, requestId, securityHeaders } from '../rest/http-guards.js';
+import { authenticate, clientRateLimit, pointsOfCost, type RateBudgets } from '../rest/rate-limit.js';
 import { createRestApi, errorHandler, notFound } from '../rest/rest-api.js';
 import type { OrmOptions } from '../core/persistence/orm.js';
 import type { Config } from './config.js';
 import { buildContainer, resolveServices, type ContainerSettings } from './container.js';
 import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
+import { openRateBudgets } from './rate-budgets.js';
 import { openRuntime } from './runtime.js';
 import { QUEUES, startWorker } from './worker.js';
 
@@ -20,17 +22,18 @@ export interface RunningServer {
 }
 
 /** One Express app: REST under /v1 and GraphQL at /graphql, one ORM unit of work per request. */
-export async function createHttpApp(settings: ContainerSettings & { config: Config; logger: Logger }) {
-  const { config, logger, orm } = settings;
+export async function createHttpApp(settings: ContainerSettings & { config: Config; logger: Logger; budgets: RateBudgets }) {
+  const { config, logger, orm, budgets } = settings;
   const container = buildContainer(settings);
   const services = resolveServices(container);
   const { auth } = services;
-  const rest = createRestApi(services, { rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE });
-  const graphql = await createGraphQLApi(services);
+  const rest = createRestApi(services, { budgets });
+  const graphql = await createGraphQLApi(services, { maxCost: config.GRAPHQL_MAX_COST, maxDepth: config.GRAPHQL_MAX_DEPTH, maxAliases: config.GRAPHQL_MAX_ALIASES });
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // X-Forwarded-For names the client only when the peer is a proxy we were told to trust.
+  app.set('trust proxy', config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false);
   app.use(requestId, securityHeaders, cors(config.CORS_ORIGINS), accessLog(logger));
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -40,7 +43,14 @@ export async function createHttpApp(settings: ContainerSettings & { config: Conf
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'database unreachable' });
   });
   app.use((_req, _res, next) => RequestContext.create(orm.em, next));
-  app.use('/graphql', authenticate(auth), rateLimit(config.RATE_LIMIT_PER_MINUTE), express.json({ limit: '1mb' }), graphql.middleware);
+  app.use(
+    '/graphql',
+    authenticate(auth, budgets),
+    express.json({ limit: '1mb' }),
+    graphql.limits,
+    clientRateLimit(budgets, (res) => pointsOfCost(res.locals.graphqlCost as number)),
+    graphql.middleware,
+  );
   app.use(rest.router);
   app.use(notFound);
   app.use(errorHandler(logger));
@@ -65,7 +75,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const runtime = await openRuntime(config, hooks);
   await runtime.queue.start(QUEUES);
-  const { app, stopGraphQL, services, dispatcher } = await createHttpApp({ ...runtime, logger, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
+  const rateBudgets = openRateBudgets(config, logger);
+  const { app, stopGraphQL, services, dispatcher } = await createHttpApp({ ...runtime, logger, budgets: rateBudgets.budgets, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
   const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }) : null;
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
@@ -78,6 +89,7 @@ export async function startServer(
       await closeHttp(server, config.SHUTDOWN_TIMEOUT_MS);
       worker?.stop();
       await stopGraphQL();
+      await rateBudgets.close();
       await runtime.close();
     },
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { integerParameter } from './field-formats.js';
+import { parseInput } from './validation.js';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -17,4 +18,10 @@ export type PageQuery = z.output<typeof pageQuery>;
 export interface Page<T> {
   items: T[];
   total: number;
+}
+
+/** One page of a list already loaded (nested relations in GraphQL), by the same rules as a query. */
+export function pageOf<T>(items: readonly T[], query: unknown): T[] {
+  const { limit, offset } = parseInput(pageQuery, query, { unknownCode: 'unknown_parameter' });
+  return items.slice(offset, offset + limit);
 }

@@ -6,17 +6,21 @@ import type { Services } from '../core/services.js';
 import type { GraphQLContext } from './context.js';
 import { createLoaders } from './loaders.js';
 import { formatError } from './errors.js';
+import { queryLimits, type QueryLimits } from './query-limits.js';
 import { buildGraphQLSchema } from './schema.js';
 
 export interface GraphQLApi {
+  /** Costs the operation and refuses it above the limits; an accepted one's cost is on `res.locals.graphqlCost`. */
+  limits: RequestHandler;
   middleware: RequestHandler;
   stop(): Promise<void>;
 }
 
 /** Apollo behind the shared HTTP guards: the caller's actor is already on `res.locals`. */
-export async function createGraphQLApi(services: Services): Promise<GraphQLApi> {
+export async function createGraphQLApi(services: Services, limits: QueryLimits): Promise<GraphQLApi> {
+  const schema = await buildGraphQLSchema();
   const server = new ApolloServer<GraphQLContext>({
-    schema: await buildGraphQLSchema(),
+    schema,
     formatError,
     includeStacktraceInErrorResponses: false,
     // The process owns SIGTERM/SIGINT (app/main.ts drains HTTP, then stops Apollo, the queue and
@@ -30,5 +34,5 @@ export async function createGraphQLApi(services: Services): Promise<GraphQLApi> 
       return { actor, services, loaders: createLoaders(actor, services, new Date().toISOString().slice(0, 10)) };
     },
   });
-  return { middleware, stop: () => server.stop() };
+  return { limits: queryLimits(schema, limits), middleware, stop: () => server.stop() };
 }

@@ -1,7 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { assertCanWrite, type Actor } from '../core/auth/actor.js';
-import { authenticate, rateLimit } from './http-guards.js';
+import { authenticate, clientRateLimit, oauthRateLimit, type RateBudgets } from './rate-limit.js';
 import { openApiDocument } from './openapi.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { removedEndpoints } from './removed-endpoints.js';
@@ -17,7 +17,7 @@ import { billingRoutes } from './routes/billing.routes.js';
 import { billRunRoutes } from './routes/bill-runs.routes.js';
 
 export interface RestOptions {
-  rateLimitPerMinute: number;
+  budgets: RateBudgets;
 }
 
 export function restRoutes(services: Services): RouteSpec[] {
@@ -69,21 +69,22 @@ function methodNotAllowed(allowed: string[]): RequestHandler {
 }
 
 /**
- * The /v1 API: removed endpoints, public routes, then bearer authentication and the rate limit,
- * then every route of the registry; each known path answers 405 for other methods.
+ * The /v1 API: removed endpoints, public routes (limited per IP), then bearer authentication and
+ * the client's rate budget, then every route of the registry; each known path answers 405 for
+ * other methods.
  */
 export function createRestApi(services: Services, options: RestOptions): { router: Router; routes: RouteSpec[] } {
   const routes = restRoutes(services);
   const router = Router();
   const document = openApiDocument(routes);
-  const limit = rateLimit(options.rateLimitPerMinute);
+  const publicLimit = oauthRateLimit(options.budgets);
 
   router.use(removedEndpoints);
   router.get('/v1/openapi.json', (_req, res) => {
     res.json(document);
   });
-  for (const route of routes.filter((r) => r.public)) router[route.method](expressPath(route.path), limit, ...parsers(route), handler(route));
-  router.use('/v1', authenticate(services.auth), limit);
+  for (const route of routes.filter((r) => r.public)) router[route.method](expressPath(route.path), publicLimit, ...parsers(route), handler(route));
+  router.use('/v1', authenticate(services.auth, options.budgets), clientRateLimit(options.budgets));
   for (const route of routes.filter((r) => !r.public)) router[route.method](expressPath(route.path), ...parsers(route), handler(route));
 
   const methodsByPath = new Map<string, string[]>();

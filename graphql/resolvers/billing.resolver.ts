@@ -1,8 +1,10 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { pageOf } from '../../core/pagination.js';
 import type { PriceComponentGroupView, PriceComponentView } from '../../core/billing/price-catalogue.commands.js';
 import type { ProductView } from '../../core/products/products.commands.js';
-import type { GraphQLContext } from '../context.js';
+import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
+import { ListArgs } from '../types/common.types.js';
 import {
   PriceComponentGroupInput,
   PriceComponentGroupListArgs,
@@ -49,8 +51,8 @@ export class PriceComponentGroupResolver extends crudResolver({
   service: ({ services }) => services.priceComponentGroups,
 }) {
   @FieldResolver(() => [PriceComponentType])
-  priceComponents(@Root() group: PriceComponentGroupView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.componentsByGroup.load(group.id);
+  async priceComponents(@Root() group: PriceComponentGroupView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.componentsByGroup.load(group.id), toPlain(page));
   }
 }
 
@@ -65,8 +67,8 @@ export class PriceComponentResolver extends crudResolver({
   service: ({ services }) => services.priceComponents,
 }) {
   @FieldResolver(() => [PriceType])
-  prices(@Root() component: PriceComponentView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.pricesByComponent.load(component.id);
+  async prices(@Root() component: PriceComponentView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.pricesByComponent.load(component.id), toPlain(page));
   }
 }
 
@@ -84,8 +86,8 @@ export class PriceResolver extends crudResolver({
 @Resolver(() => ProductType)
 export class ProductPricesResolver {
   @FieldResolver(() => [PriceComponentGroupType])
-  priceComponentGroups(@Root() product: ProductView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.groupsByProduct.load(product.id);
+  async priceComponentGroups(@Root() product: ProductView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.groupsByProduct.load(product.id), toPlain(page));
   }
 }
 

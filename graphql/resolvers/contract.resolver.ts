@@ -1,8 +1,10 @@
-import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { pageOf } from '../../core/pagination.js';
 import type { BalancingSettingView } from '../../core/balancing/balancing-settings.commands.js';
 import type { ContractMeterView, ContractView } from '../../core/contracts/contracts.commands.js';
-import type { GraphQLContext } from '../context.js';
+import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
+import { ListArgs } from '../types/common.types.js';
 import {
   BalancingSettingInput,
   BalancingSettingListArgs,
@@ -51,15 +53,15 @@ export class ContractResolver extends crudResolver({
   }
 
   @FieldResolver(() => [ContractMeterType])
-  contractMeters(@Root() contract: ContractView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.contractMetersByContract.load(contract.id);
+  async contractMeters(@Root() contract: ContractView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.contractMetersByContract.load(contract.id), toPlain(page));
   }
 
   @FieldResolver(() => [MeterType], { description: 'Every meter ever assigned to the contract' })
-  async meters(@Root() contract: ContractView, @Ctx() { loaders }: GraphQLContext) {
+  async meters(@Root() contract: ContractView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
     const assignments = await loaders.contractMetersByContract.load(contract.id);
     const meters = await loaders.meter.loadMany([...new Set(assignments.map((a) => a.meterId))]);
-    return meters.filter((meter) => meter !== null && !(meter instanceof Error));
+    return pageOf(meters.filter((meter) => meter !== null && !(meter instanceof Error)), toPlain(page));
   }
 
   @FieldResolver(() => InvoiceDraftType, { description: 'A preview of the invoice for [periodStart, periodEnd): the bill run computes it the same way' })
@@ -73,13 +75,13 @@ export class ContractResolver extends crudResolver({
   }
 
   @FieldResolver(() => [PaymentType], { description: 'By due date' })
-  payments(@Root() contract: ContractView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.paymentsByContract.load(contract.id);
+  async payments(@Root() contract: ContractView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.paymentsByContract.load(contract.id), toPlain(page));
   }
 
   @FieldResolver(() => [InvoiceType], { description: 'Invoices and credit notes, oldest first' })
-  invoices(@Root() contract: ContractView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.invoicesByContract.load(contract.id);
+  async invoices(@Root() contract: ContractView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.invoicesByContract.load(contract.id), toPlain(page));
   }
 }
 

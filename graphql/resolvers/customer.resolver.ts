@@ -1,6 +1,7 @@
-import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { pageOf } from '../../core/pagination.js';
 import type { CustomerView } from '../../core/customers/customers.commands.js';
-import type { GraphQLContext } from '../context.js';
+import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
 import { InvoiceType } from '../types/invoice.types.js';
 import { PaymentMethodType } from '../types/payment.types.js';
@@ -21,18 +22,18 @@ export class CustomerResolver extends crudResolver({
   service: ({ services }) => services.customers,
 }) {
   @FieldResolver(() => [ContractType])
-  contracts(@Root() customer: CustomerView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.contractsByCustomer.load(customer.id);
+  async contracts(@Root() customer: CustomerView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.contractsByCustomer.load(customer.id), toPlain(page));
   }
 
   @FieldResolver(() => [PaymentMethodType])
-  paymentMethods(@Root() customer: CustomerView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.paymentMethodsByCustomer.load(customer.id);
+  async paymentMethods(@Root() customer: CustomerView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.paymentMethodsByCustomer.load(customer.id), toPlain(page));
   }
 
   @FieldResolver(() => [InvoiceType], { description: 'Invoices and credit notes, oldest first' })
-  invoices(@Root() customer: CustomerView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.invoicesByCustomer.load(customer.id);
+  async invoices(@Root() customer: CustomerView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.invoicesByCustomer.load(customer.id), toPlain(page));
   }
 }
 

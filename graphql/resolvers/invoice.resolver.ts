@@ -1,7 +1,9 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { pageOf } from '../../core/pagination.js';
 import type { InvoiceView } from '../../core/billing/bill-runs.commands.js';
-import type { GraphQLContext } from '../context.js';
+import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
+import { ListArgs } from '../types/common.types.js';
 import {
   BillRunInput,
   BillRunListArgs,
@@ -47,8 +49,8 @@ export class InvoiceResolver extends crudResolver({
   service: ({ services }) => services.invoices,
 }) {
   @FieldResolver(() => [LineItemType])
-  lineItems(@Root() invoice: InvoiceView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.lineItemsByInvoice.load(invoice.id);
+  async lineItems(@Root() invoice: InvoiceView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.lineItemsByInvoice.load(invoice.id), toPlain(page));
   }
 
   @Mutation(() => InvoiceType, { description: 'Cancels an issued invoice; answers the credit note' })

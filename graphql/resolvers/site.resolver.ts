@@ -1,4 +1,5 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { pageOf } from '../../core/pagination.js';
 import type { SiteView } from '../../core/sites/sites.service.js';
 import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
@@ -19,18 +20,18 @@ export class SiteResolver extends crudResolver({
   service: ({ services }) => services.sites,
 }) {
   @FieldResolver(() => [MeterType])
-  meters(@Root() site: SiteView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.metersBySite.load(site.id);
+  async meters(@Root() site: SiteView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.metersBySite.load(site.id), toPlain(page));
   }
 
   @FieldResolver(() => [ContractType])
-  contracts(@Root() site: SiteView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.contractsBySite.load(site.id);
+  async contracts(@Root() site: SiteView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.contractsBySite.load(site.id), toPlain(page));
   }
 
   @FieldResolver(() => [BalancingSettingType])
-  balancingSettings(@Root() site: SiteView, @Ctx() { loaders }: GraphQLContext) {
-    return loaders.settingsBySite.load(site.id);
+  async balancingSettings(@Root() site: SiteView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return pageOf(await loaders.settingsBySite.load(site.id), toPlain(page));
   }
 
   @FieldResolver(() => AggregatedBalanceListType, { description: 'Like GET /v1/aggregated-balances?siteId=' })

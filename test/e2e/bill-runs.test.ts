@@ -56,6 +56,20 @@ describe('bill runs', () => {
   });
   afterAll(() => app.close());
 
+  it('names unknown bill runs and line items in snake case, over REST and GraphQL', async () => {
+    const { api } = await app.signUp();
+    const unknown = '6f1c0c5e-0000-4000-8000-000000000000';
+    for (const [path, code, detail] of [
+      [`/v1/line-items/${unknown}`, 'line_item_not_found', `No line item with id ${unknown}.`],
+      [`/v1/bill-runs/${unknown}`, 'bill_run_not_found', `No bill run with id ${unknown}.`],
+    ]) {
+      const response = await api.get(path!);
+      expect([response.status, response.body], path).toEqual([404, expect.objectContaining({ status: 404, code, detail })]);
+    }
+    const graphql = await api.graphql(`query($id: ID!) { lineItem(id: $id) { id } }`, { id: unknown });
+    expect(graphql.body.errors[0].extensions.code).toBe('line_item_not_found');
+  });
+
   it('bills a balanced month: drafts checked line by line, then numbers, locked prepayments, PDFs and events; a rerun creates nothing', async () => {
     const a = await app.signUp('Stadtwerke A');
     const receiver = await startReceiver();
@@ -236,7 +250,7 @@ describe('bill runs', () => {
     expect((await b.api.get(`/v1/invoices/${newest.id}`)).body.state).toBe('paid');
     expect((await b.api.get('/v1/events?type=invoice.paid')).body.data.map((e: Record<string, any>) => e.data.id)).toEqual([newest.id]);
 
-    const graphql = await b.api.graphql(`query($id: ID!) { contract(id: $id) { invoices { number state lineItems { quantity netAmount } } } }`, { id: contracts[0]!.id });
+    const graphql = await b.api.graphql(`query($id: ID!) { contract(id: $id) { invoices(limit: 10) { number state lineItems(limit: 20) { quantity netAmount } } } }`, { id: contracts[0]!.id });
     expect(graphql.body.data.contract.invoices.map((i: Record<string, unknown>) => i.state)).toEqual(['cancelled', 'issued', 'paid']);
     expect(graphql.body.data.contract.invoices[1].lineItems).toEqual([{ quantity: '-745.000', netAmount: '-239.15' }]);
 

@@ -3,7 +3,7 @@ import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
 import { create, fixtures } from '../support/fixtures.js';
 
 const QUERY =
-  '{ sites(limit: 50) { total data { name meters { identifier contract { number payments { amount } invoices { number } customer { companyName paymentMethods { type } invoices { number } } } } } } }';
+  '{ sites(limit: 50) { total data { name meters(limit: 5) { identifier contract { number payments(limit: 5) { amount } invoices(limit: 5) { number } customer { companyName paymentMethods(limit: 5) { type } invoices(limit: 5) { number } } } } } } }';
 
 describe('GraphQL relations through DataLoaders', () => {
   let app: TestApp;

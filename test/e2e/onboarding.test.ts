@@ -66,9 +66,9 @@ describe('onboarding a balanced site in the order of the spec', () => {
     const graph = await api.graphql(
       `query($id: ID!) { site(id: $id) {
         name
-        meters { identifier grid contract { number customer { lastName } electricityProduct { name } } }
-        contracts { number meters { identifier } }
-        balancingSettings { priority meter { identifier } }
+        meters(limit: 20) { identifier grid contract { number customer { lastName } electricityProduct { name } } }
+        contracts(limit: 20) { number meters(limit: 10) { identifier } }
+        balancingSettings(limit: 20) { priority meter { identifier } }
       } }`,
       { id: site.id },
     );

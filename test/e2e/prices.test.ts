@@ -38,7 +38,7 @@ describe('price component groups, components and prices', () => {
     const coded = await a.api.patch(`/v1/price-components/${fee.id}`, { customAttributes: { tariffCode: 'GF-1' } });
     expect(coded.body.data.customAttributes).toEqual({ tariffCode: 'GF-1' });
 
-    const query = `{ electricityProducts { data { name priceComponentGroups { name priceComponents { name kind prices { validFrom amount } } } } } }`;
+    const query = `{ electricityProducts(limit: 5) { data { name priceComponentGroups(limit: 5) { name priceComponents(limit: 10) { name kind prices(limit: 10) { validFrom amount } } } } } }`;
     statements = [];
     const sheet = await a.api.graphql(query);
     const few = statements.length;
