@@ -5,6 +5,21 @@ describe('loadConfig', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({})).toMatchObject({ PORT: 3000, DATA_DIR: './.data', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: 600, REFRESH_TOKEN_TTL: 86400 });
     expect(loadConfig({}).JWT_SECRET).toBeUndefined();
+    expect(loadConfig({})).toMatchObject({
+      OAUTH_RATE_LIMIT_PER_MINUTE: 30,
+      REDIS_KEY_PREFIX: 'ebbs',
+      TRUST_PROXY: [],
+      GRAPHQL_MAX_COST: 10_000,
+      GRAPHQL_MAX_DEPTH: 8,
+      GRAPHQL_MAX_ALIASES: 50,
+    });
+    expect(loadConfig({}).REDIS_URL).toBeUndefined();
+  });
+
+  it('trusts X-Forwarded-For only from listed proxy addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.1.0.0/16,::1' }).TRUST_PROXY).toEqual(['10.0.0.1', '10.1.0.0/16', '::1']);
+    expect(() => loadConfig({ TRUST_PROXY: 'loopback' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ REDIS_URL: 'http://localhost:6379' })).toThrow(/REDIS_URL: must be a redis/);
   });
 
   it('names every bad value in one message', () => {
