@@ -6,7 +6,8 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import type { Config } from './config.js';
+import pg from 'pg';
+import { ConfigError, type Config } from './config.js';
 
 export interface Database {
   url: string;
@@ -91,4 +92,56 @@ export async function resolveSecret(config: Config, configured: string | undefin
   const secret = randomBytes(48).toString('base64url');
   await writeFile(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** PostgreSQL's answer when the database named in a connection does not exist. */
+const INVALID_CATALOG_NAME = '3D000';
+
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The database DATABASE_URL names must exist: a typo must not give an empty billing database.
+ * Only `migrate --create-database` creates it (on the same server, through its `postgres` database).
+ */
+export async function ensureExternalDatabase(url: string, create: boolean): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1)) || 'postgres';
+  try {
+    await withClient(url, async () => {});
+    return;
+  } catch (error) {
+    if ((error as { code?: string }).code !== INVALID_CATALOG_NAME) throw error;
+  }
+  if (!create) {
+    throw new ConfigError(`The database "${name}" named in DATABASE_URL does not exist. Check the URL, or create it with: npm run migrate -- --create-database`);
+  }
+  const maintenance = new URL(url);
+  maintenance.pathname = '/postgres';
+  await withClient(maintenance.toString(), (client) => client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`));
+}
+
+/** Any fixed number, the same in every ebbs process: the advisory lock migrations run under. */
+const MIGRATION_LOCK = 4_711_042;
+
+/**
+ * Runs `work` (the migrations) while holding a session advisory lock on its own connection, so
+ * that several processes starting at once apply each migration once: the others wait, then find
+ * nothing left to do.
+ */
+export async function underMigrationLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  return withClient(url, async (client) => {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      return await work();
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  });
 }

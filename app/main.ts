@@ -60,8 +60,10 @@ async function workOnly(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-async function migrateOnly(): Promise<void> {
-  const runtime = await openRuntime(loadConfig());
+async function migrateOnly(flags: string[]): Promise<void> {
+  const unknown = flags.filter((flag) => flag !== '--create-database');
+  if (unknown.length > 0) throw new UsageError(`Unknown flag ${unknown.join(', ')}; migrate takes only --create-database.`);
+  const runtime = await openRuntime(loadConfig(), { createDatabase: flags.includes('--create-database') });
   await runtime.close();
   console.log('migrations applied');
 }
@@ -80,7 +82,7 @@ async function main(args: string[]): Promise<void> {
   const [command = 'serve'] = args;
   if (command === 'serve') return serve();
   if (command === 'worker') return workOnly();
-  if (command === 'migrate') return migrateOnly();
+  if (command === 'migrate') return migrateOnly(args.slice(1));
   if (command === 'migration:create') return createMigration();
   if (command === 'graphql:schema') {
     await writeFile(SCHEMA_FILE, await printGraphQLSchema());

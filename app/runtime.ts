@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm, type OrmOptions } from '../core/persistence/orm.js';
 import { PgBossQueue } from '../core/queue/pg-boss.queue.js';
 import type { Config } from './config.js';
-import { openDatabase, resolveSecret, type Database } from './database.js';
+import { ensureExternalDatabase, openDatabase, resolveSecret, underMigrationLock, type Database } from './database.js';
 
 export interface Runtime {
   config: Config;
@@ -16,12 +16,23 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Opens the database (external or embedded), applies pending migrations and resolves secrets. */
-export async function openRuntime(config: Config, hooks: Pick<OrmOptions, 'onQuery'> = {}): Promise<Runtime> {
+export interface RuntimeOptions extends Pick<OrmOptions, 'onQuery'> {
+  /** Create the external database when it does not exist (`migrate --create-database` only). */
+  createDatabase?: boolean;
+}
+
+/**
+ * Opens the database (external, which must exist, or embedded), applies pending migrations (once
+ * across processes starting together) and resolves secrets.
+ */
+export async function openRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const { createDatabase = false, ...hooks } = options;
+  if (config.DATABASE_URL) await ensureExternalDatabase(config.DATABASE_URL, createDatabase);
   const database = await openDatabase(config);
   try {
     const orm = await openOrm({ clientUrl: database.url, poolSize: config.DB_POOL_SIZE, ...hooks });
-    await migrate(orm);
+    if (config.DATABASE_URL) await underMigrationLock(database.url, () => migrate(orm));
+    else await migrate(orm);
     const jwtSecret = await resolveSecret(config, config.JWT_SECRET, 'jwt-secret');
     const webhookKey = await resolveSecret(config, config.WEBHOOK_SECRET_KEY, 'webhook-secret-key');
     const queue = new PgBossQueue({

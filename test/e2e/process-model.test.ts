@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { TEST_JWT_SECRET, TEST_WEBHOOK_KEY } from '../support/app.js';
+import { databaseUrl, withAdmin } from '../support/database.js';
+import { runEbbs } from '../support/process.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MIGRATIONS = (await readdir(path.join(ROOT, 'migrations'))).filter((file) => file.endsWith('.ts')).length;
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const secrets = { JWT_SECRET: TEST_JWT_SECRET, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY };
+const databaseExists = (name: string) => withAdmin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
+async function appliedMigrations(name: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl(name) });
+  await client.connect();
+  try {
+    return (await client.query<{ name: string }>('select name from mikro_orm_migrations order by name')).rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('the process model an operator deploys', () => {
+  it('stops `npm start` on SIGTERM: the port is free and the embedded database released within 10 s', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'ebbs-start-'));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'NODE_ENV'].includes(key)));
+    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => npm.on('exit', resolve));
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(output);
+          if (match) resolve(match[1]!);
+        };
+        npm.stdout!.on('data', onData);
+        npm.stderr!.on('data', onData);
+        exited.then((code) => reject(new Error(`npm start exited with ${code}: ${output}`)));
+      });
+      const port = Number(new URL(url).port);
+      const server = JSON.parse(await readFile(path.join(dataDir, 'embedded.json'), 'utf8')) as { pid: number };
+      expect(server.pid).not.toBe(npm.pid);
+      expect(await portAnswers(port)).toBe(true);
+
+      const signalled = Date.now();
+      npm.kill('SIGTERM');
+      await exited;
+      while ((alive(server.pid) || (await portAnswers(port))) && Date.now() - signalled < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(alive(server.pid)).toBe(false);
+      expect(await portAnswers(port)).toBe(false);
+      expect(existsSync(path.join(dataDir, 'embedded.json'))).toBe(false);
+      expect(Date.now() - signalled).toBeLessThan(10_000);
+    } finally {
+      npm.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('refuses to serve or work on a database that does not exist, and creates one only when told to', async () => {
+    const name = `ebbs_missing_${randomUUID().replaceAll('-', '')}`;
+    const env = { ...secrets, DATABASE_URL: databaseUrl(name), PORT: '0', HOST: '127.0.0.1' };
+    try {
+      for (const command of ['serve', 'worker', 'migrate']) {
+        const run = await runEbbs([command], env);
+        expect(run.code, command).not.toBe(0);
+        expect(run.stderr, command).toContain(`The database "${name}" named in DATABASE_URL does not exist`);
+        expect(run.stdout, command).not.toContain('listening on');
+      }
+      expect(await databaseExists(name)).toBe(false);
+
+      const created = await runEbbs(['migrate', '--create-database'], env);
+      expect(created.code, created.stderr).toBe(0);
+      expect(await databaseExists(name)).toBe(true);
+      expect(await appliedMigrations(name)).toHaveLength(MIGRATIONS);
+      expect((await runEbbs(['migrate', '--create-databases'], env)).code).not.toBe(0);
+    } finally {
+      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    }
+  }, 60_000);
+
+  it('applies migrations once when several processes start together', async () => {
+    const name = `ebbs_race_${randomUUID().replaceAll('-', '')}`;
+    await withAdmin((c) => c.query(`CREATE DATABASE "${name}"`));
+    try {
+      const env = { ...secrets, DATABASE_URL: databaseUrl(name) };
+      const runs = await Promise.all([1, 2, 3].map(() => runEbbs(['migrate'], env)));
+      expect(runs.map((run) => run.code), runs.map((run) => run.stderr).join('\n')).toEqual([0, 0, 0]);
+      const applied = await appliedMigrations(name);
+      expect(applied).toHaveLength(MIGRATIONS);
+      expect(new Set(applied).size).toBe(MIGRATIONS);
+    } finally {
+      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    }
+  }, 60_000);
+});
