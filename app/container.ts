@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { container as root, instanceCachingFactory, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { AccountsService } from '../core/accounts/accounts.service.js';
 import { UsersService } from '../core/accounts/users.service.js';
+import { silentLog, type ActivityLog } from '../core/activity-log.js';
 import { AccessTokens } from '../core/auth/access-token.js';
 import { AuthService } from '../core/auth/auth.service.js';
 import { BalancingSettingsService } from '../core/balancing/balancing-settings.service.js';
@@ -73,6 +74,8 @@ export interface ContainerSettings {
   webhookKey: string;
   refreshTokenTtlSeconds: number;
   clock?: Clock;
+  /** Operator-facing activity of the use cases; silent when absent (the CLI). */
+  logger?: ActivityLog;
 }
 
 /**
@@ -159,6 +162,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     clock,
     outbox,
     settings: { batchSize: config.BILL_RUN_BATCH_SIZE, leaseSeconds: config.BILL_RUN_LEASE_SECONDS },
+    log: settings.logger ?? silentLog,
   }));
   single(InvoicesService, (c) => new InvoicesService({ ...repositories, issuer: c.resolve(InvoiceIssuer), uow, clock }));
   single(LineItemsService, () => new LineItemsService(repositories.lineItems));

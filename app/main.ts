@@ -48,10 +48,9 @@ async function workOnly(): Promise<void> {
   const logger = pino({ level: config.LOG_LEVEL });
   const runtime = await openRuntime(config);
   await runtime.queue.start(QUEUES);
-  const container = buildContainer({ ...runtime, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
+  const container = buildContainer({ ...runtime, logger, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
   const services = resolveServices(container);
   const worker = await startWorker({ ...runtime, balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns, config, logger });
-  logger.info('ebbs worker started');
   const stop = () => {
     worker.stop();
     runtime.close().then(() => process.exit(0), () => process.exit(1));

@@ -1,14 +1,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RequestContext } from '@mikro-orm/postgresql';
-import express from 'express';
+import express, { type Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { createGraphQLApi } from '../graphql/graphql-api.js';
 import { accessLog, cors, requestId, securityHeaders } from '../rest/http-guards.js';
 import { authenticate, clientRateLimit, pointsOfCost, type RateBudgets } from '../rest/rate-limit.js';
 import { createRestApi, errorHandler, notFound } from '../rest/rest-api.js';
 import type { OrmOptions } from '../core/persistence/orm.js';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { buildContainer, resolveServices, type ContainerSettings } from './container.js';
 import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
 import { openRateBudgets } from './rate-budgets.js';
@@ -68,6 +68,19 @@ function closeHttp(server: Server, timeoutMs: number): Promise<void> {
   });
 }
 
+/** Listens, or says in one line why it cannot (a port in use is an operator's everyday mistake). */
+function listen(app: Express, config: Config): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const server = app.listen(config.PORT, config.HOST, (error?: Error) => {
+      if (!error) return resolve(server);
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') reject(new ConfigError(`Port ${config.PORT} on ${config.HOST} is already in use by another process; stop it or set PORT to a free port.`));
+      else if (code === 'EACCES') reject(new ConfigError(`Not allowed to listen on port ${config.PORT} on ${config.HOST}; choose a port above 1023 or run with the right privileges.`));
+      else reject(error);
+    });
+  });
+}
+
 export async function startServer(
   config: Config,
   logger: Logger = pino({ level: config.LOG_LEVEL }),
@@ -77,10 +90,16 @@ export async function startServer(
   await runtime.queue.start(QUEUES);
   const rateBudgets = openRateBudgets(config, logger);
   const { app, stopGraphQL, services, dispatcher } = await createHttpApp({ ...runtime, logger, budgets: rateBudgets.budgets, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
+  let server: Server;
+  try {
+    server = await listen(app, config);
+  } catch (error) {
+    await stopGraphQL();
+    await rateBudgets.close();
+    await runtime.close();
+    throw error;
+  }
   const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }) : null;
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, (error?: Error) => (error ? reject(error) : resolve(s)));
-  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://localhost:${port}`,

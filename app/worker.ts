@@ -34,24 +34,43 @@ function every(seconds: number, what: string, deps: WorkerDependencies, work: ()
 }
 
 /**
+ * Runs a job in its own unit of work; a failure is logged with the job's ids and rethrown, so the
+ * queue retries it (with backoff, up to JOB_RETRY_LIMIT) and the operator sees every attempt.
+ */
+async function reported(deps: WorkerDependencies, what: string, job: object, work: () => Promise<unknown>): Promise<void> {
+  try {
+    await RequestContext.create(deps.orm.em, work);
+  } catch (error) {
+    deps.logger.error({ err: error, job, retryLimit: deps.config.JOB_RETRY_LIMIT }, `${what} failed; the queue retries it`);
+    throw error;
+  }
+}
+
+/**
  * The worker: balancing, webhook and bill run jobs from the durable queue, each in its own unit of work, and
  * sweeps that enqueue what a commit left to do (sites with pending ranges, deliveries due).
  */
 export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): void }> {
-  const { orm, queue, balancing, webhooks, billRuns, config, logger } = deps;
+  const { queue, balancing, webhooks, billRuns, config, logger } = deps;
   await queue.work<BalanceSiteJob>(BALANCING_QUEUE, async (job) => {
     const started = Date.now();
-    await RequestContext.create(orm.em, () => balancing.balanceSite(job));
-    logger.info({ siteId: job.siteId, durationMs: Date.now() - started }, 'site balanced');
+    await reported(deps, 'balancing', job, () => balancing.balanceSite(job));
+    logger.info({ accountId: job.accountId, siteId: job.siteId, durationMs: Date.now() - started }, 'site balanced');
   });
   // Several endpoints at once, so that a slow receiver holds up only its own deliveries.
-  await queue.work<DeliverWebhooksJob>(WEBHOOK_QUEUE, (job) => RequestContext.create(orm.em, () => webhooks.deliver(job)), config.WEBHOOK_CONCURRENCY);
+  await queue.work<DeliverWebhooksJob>(WEBHOOK_QUEUE, (job) => reported(deps, 'webhook delivery', job, () => webhooks.deliver(job)), config.WEBHOOK_CONCURRENCY);
   // A lease on each run keeps one worker on it; a crashed worker's run is resumed by the sweep.
-  await queue.work<BillRunJob>(BILL_RUN_QUEUE, (job) => RequestContext.create(orm.em, () => billRuns.work(job)), 2);
+  await queue.work<BillRunJob>(BILL_RUN_QUEUE, (job) => reported(deps, 'bill run', job, () => billRuns.work(job)), 2);
   const timers = [
     every(config.BALANCING_SWEEP_SECONDS, 'balancing sweep', deps, () => balancing.scheduleDirtySites()),
     every(config.WEBHOOK_POLL_SECONDS, 'webhook sweep', deps, () => webhooks.scheduleDue()),
     every(config.BILL_RUN_SWEEP_SECONDS, 'bill run sweep', deps, () => billRuns.scheduleUnfinished()),
   ];
-  return { stop: () => timers.forEach(clearInterval) };
+  logger.info({ queues: QUEUES.map((q) => q.name) }, 'worker started');
+  return {
+    stop: () => {
+      timers.forEach(clearInterval);
+      logger.info('worker stopped');
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ActivityLog } from '../activity-log.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import { BillRun, Invoice, LineItem } from '../domain/billing/invoice.js';
@@ -35,6 +36,7 @@ export interface BillRunsDependencies {
   clock: Clock;
   outbox: EventOutbox;
   settings: BillRunSettings;
+  log: ActivityLog;
 }
 
 type BillRunEventType = 'bill_run.create_progress' | 'bill_run.create_success' | 'bill_run.create_error' | 'bill_run.complete_progress' | 'bill_run.complete_success' | 'bill_run.complete_error' | 'bill_run.deleted';
@@ -313,6 +315,9 @@ export class BillRunsService implements ResourceService<BillRunView> {
 
   private async event(run: BillRun, type: BillRunEventType, view?: BillRunView, userId: string | null = null): Promise<void> {
     const data = view ?? (await this.present([run]))[0]!;
+    const fields = { accountId: run.accountId, billRunId: run.id, event: type, state: data.state, counts: data.counts, ...(data.failure ? { failure: data.failure } : {}) };
+    if (type.endsWith('_error')) this.deps.log.error(fields, `bill run ${type.slice('bill_run.'.length).replace('_', ' ')}`);
+    else this.deps.log.info(fields, `bill run ${type.slice('bill_run.'.length).replace('_', ' ')}`);
     await this.deps.outbox.record([{ accountId: run.accountId, userId, type, entityId: run.id, data, siteIds: run.siteIds ?? [] }]);
   }
 

@@ -96,6 +96,9 @@ describe('bill runs', () => {
     expect(created.body).toMatchObject({ state: 'creating', phase: 'create', siteIds: null, periodStart: '2026-10-01', periodEnd: '2026-11-01' });
     const run = await waitForRun(a.api, created.body.id, 'created');
     expect(run).toMatchObject({ counts: { total: 3, contracts: 3, invoices: 3, issued: 0, errors: 0 }, errors: [] });
+    const runLog = app.logs.map((line) => JSON.parse(line)).filter((line) => line.billRunId === run.id);
+    expect(runLog.at(-1)).toMatchObject({ level: 30, msg: 'bill run create success', accountId: a.accountId, state: 'created', counts: { invoices: 3 } });
+    expect(app.logs.some((line) => JSON.parse(line).msg === 'worker started')).toBe(true);
 
     const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[];
     const draftOf = (contract: Record<string, any>) => drafts.find((d) => d.contractId === contract.id)!;

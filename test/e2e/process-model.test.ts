@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { TEST_JWT_SECRET, TEST_WEBHOOK_KEY } from '../support/app.js';
+import { startTestApp, TEST_JWT_SECRET, TEST_WEBHOOK_KEY } from '../support/app.js';
 import { databaseUrl, withAdmin } from '../support/database.js';
 import { runEbbs } from '../support/process.js';
 
@@ -105,6 +105,17 @@ describe('the process model an operator deploys', () => {
       await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     }
   }, 60_000);
+
+  it('says in one line that the port is taken, and lets go of everything it opened', async () => {
+    const first = await startTestApp({ WORKER: 'off' });
+    try {
+      const second = await runEbbs(['serve'], { ...secrets, DATABASE_URL: first.database.url, PORT: new URL(first.url).port, HOST: '127.0.0.1' });
+      expect(second.code).toBe(1);
+      expect(second.stderr.trim()).toBe(`Port ${new URL(first.url).port} on 127.0.0.1 is already in use by another process; stop it or set PORT to a free port.`);
+    } finally {
+      await first.close();
+    }
+  });
 
   it('applies migrations once when several processes start together', async () => {
     const name = `ebbs_race_${randomUUID().replaceAll('-', '')}`;
