@@ -9,7 +9,7 @@ export interface ResourceRepository<T, F extends object = object> {
   list(accountId: string, filter: F, page: PageQuery): Promise<Page<T>>;
 }
 
-/** A resource internal tools may delete when nothing refers to it (design.md §8). */
+/** A resource internal tools may delete when nothing refers to it. */
 export interface DeletableRepository<T> {
   /** What refers to the record, e.g. `2 meters`; empty when it can go. */
   referencesTo(accountId: string, id: string): Promise<string[]>;

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { HttpProblem } from './problem.js';
 
-/** Endpoints the contract removed (design.md §2); every method on them answers 410. */
+/** Endpoints the contract removed; every method on them answers 410. */
 export const REMOVED_ENDPOINTS: ReadonlyArray<{ path: string; replacement: string }> = [
   { path: '/v2/contracts', replacement: '/v1/contracts' },
   { path: '/v1/invoice-templates', replacement: '/v1/templates' },

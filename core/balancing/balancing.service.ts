@@ -84,7 +84,7 @@ function chunksOf(site: Site, ranges: readonly DirtyRange[], timeZone: string): 
 }
 
 /**
- * Balancing of sites (design.md §6) and the computed series of their virtual meters: scheduling
+ * Balancing of sites and the computed series of their virtual meters: scheduling
  * from ingest, the worker's run over the changed ranges, and the reads.
  */
 export class BalancingService {

@@ -41,7 +41,7 @@ export interface BillRunsDependencies {
 
 type BillRunEventType = 'bill_run.create_progress' | 'bill_run.create_success' | 'bill_run.create_error' | 'bill_run.complete_progress' | 'bill_run.complete_success' | 'bill_run.complete_error' | 'bill_run.deleted';
 
-/** Progress events at most every second or every 500 contracts (design.md §7); the first batch always reports. */
+/** Progress events at most every second or every 500 contracts; the first batch always reports. */
 class ProgressThrottle {
   private last = Number.NEGATIVE_INFINITY;
   private since = 0;
@@ -122,7 +122,7 @@ function invoiceOf(run: BillRun, result: Extract<ContractDraft, { draft: object 
 }
 
 /**
- * Bill runs (design.md §7): created over the API, worked by the worker in two phases — drafts for
+ * Bill runs: created over the API, worked by the worker in two phases — drafts for
  * every billable contract, then issuing them — each in batches of one transaction, so a crash
  * loses at most the batch in flight and a restarted worker resumes where the committed ones end.
  */

@@ -13,7 +13,7 @@ export interface ReceivedPrepayment {
   amount: bigint;
 }
 
-/** What a bill reads (design.md §7), set-based: one statement per site or per batch of contracts. */
+/** What a bill reads, set-based: one statement per site or per batch of contracts. */
 export interface BillingEnergyRepository {
   /**
    * Local and grid energy the consumers among `meterIds` received on a balanced site on the local

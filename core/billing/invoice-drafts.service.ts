@@ -104,7 +104,7 @@ function meterEnergies(energy: EnergyByMeter): MeterEnergy[] {
 }
 
 /**
- * Draft invoices computed from the stored data with the billing engine (design.md §7): on balanced
+ * Draft invoices computed from the stored data with the billing engine: on balanced
  * sites only balanced values (every quarter hour of the billed window must be balanced), on
  * unbalanced ones the meters' consumption (every day complete). Bill runs draft batches of
  * contracts with a fixed number of statements per site; the preview drafts one contract.

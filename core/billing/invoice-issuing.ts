@@ -105,7 +105,7 @@ export interface InvoiceIssuingDependencies {
 }
 
 /**
- * Issuing (design.md §7): numbers from the account's counter row, locked prepayments and
+ * Issuing: numbers from the account's counter row, locked prepayments and
  * `invoice.issued` inside the caller's transaction; PDFs afterwards, outside it, so the counter row
  * is never held while rendering. Bill runs issue drafts with it, cancellation its credit notes.
  */

@@ -21,7 +21,7 @@ export interface InvoicesDependencies {
 
 const negate = (value: string) => String(-BigInt(value));
 
-/** Invoices and credit notes (design.md §7): read, their PDFs, and cancellation by credit note. */
+/** Invoices and credit notes: read, their PDFs, and cancellation by credit note. */
 export class InvoicesService implements ResourceService<InvoiceView> {
   constructor(private readonly deps: InvoicesDependencies) {}
 
@@ -97,7 +97,7 @@ export class InvoicesService implements ResourceService<InvoiceView> {
   }
 }
 
-/** Line items of invoices (design.md §7), read-only. */
+/** Line items of invoices, read-only. */
 export class LineItemsService implements ResourceService<LineItemView> {
   constructor(private readonly lineItems: LineItemRepository) {}
 

@@ -56,7 +56,7 @@ function presentPrice(price: Price): PriceView {
   return { id: price.id, priceComponentId: price.priceComponentId, validFrom: price.validFrom, amount: formatMicros(BigInt(price.amount)), ...timestampsOf(price) };
 }
 
-/** Price component groups of an electricity product (design.md §7). */
+/** Price component groups of an electricity product. */
 export class PriceComponentGroupsService implements ResourceService<PriceComponentGroupView> {
   constructor(private readonly deps: PriceCatalogueDependencies) {}
 

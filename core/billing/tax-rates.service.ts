@@ -20,7 +20,7 @@ function present(rate: TaxRate): TaxRateView {
   return { id, name, percentage: formatDecimal(BigInt(rate.percentage), 2), validFrom, validUntil, ...timestampsOf(rate) };
 }
 
-/** Tax rates: histories per name, no overlaps (design.md §7). */
+/** Tax rates: histories per name, no overlaps. */
 export class TaxRatesService implements ResourceService<TaxRateView> {
   constructor(
     private readonly rates: TaxRateRepository,

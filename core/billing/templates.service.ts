@@ -27,7 +27,7 @@ export function defaultTemplates(accountId: string, now: Date): Template[] {
   return DEFAULT_TEMPLATES.map((fields) => Object.assign(new Template(), { id: randomUUID(), accountId, ...fields, isDefault: true, createdAt: now, updatedAt: now }));
 }
 
-/** Invoice and credit note templates: exactly one default per kind (design.md §7). */
+/** Invoice and credit note templates: exactly one default per kind. */
 export class TemplatesService implements ResourceService<TemplateView> {
   constructor(
     private readonly templates: TemplateRepository,

@@ -19,7 +19,7 @@ export function presentEvent(event: DomainEvent): EventView {
   return { id, type, userId, timestamp: event.createdAt.toISOString(), accountId, siteIds, data };
 }
 
-/** The event log partners read to catch up after an outage (design.md §8). */
+/** The event log partners read to catch up after an outage. */
 export class EventsService implements ResourceService<EventView> {
   constructor(private readonly events: EventRepository) {}
 

@@ -73,7 +73,7 @@ function spanOf(group: readonly Measurement[]): { from: number; to: number } {
   return { from: group.reduce((min, m) => Math.min(min, m.at), Infinity), to: group.reduce((max, m) => Math.max(max, m.at), -Infinity) };
 }
 
-/** Meter data: all-or-nothing idempotent ingest, and the time-series reads (design.md §5). */
+/** Meter data: all-or-nothing idempotent ingest, and the time-series reads. */
 export class MeasurementsService {
   constructor(private readonly deps: MeasurementDependencies) {}
 

@@ -125,7 +125,7 @@ export class MetersService implements ResourceService<MeterView> {
     });
   }
 
-  /** Every rule of design.md §4 for physical and virtual meters; returns the parsed formula. */
+  /** Every rule for physical and virtual meters (same site, valid formula, no cycles, one grid meter per site); returns the parsed formula. */
   private async checkMeter(actor: Actor, command: MeterCommand, id: string): Promise<{ id: string; components: FormulaComponent[] | null }> {
     const { meters, sites, mpos } = this.deps;
     const [site] = await sites.findByIds(actor.accountId, [command.siteId]);

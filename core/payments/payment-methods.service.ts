@@ -30,7 +30,7 @@ function present(method: PaymentMethod): PaymentMethodView {
 }
 
 /**
- * Payment methods of customers (design.md §7). A customer's first method becomes its default unless
+ * Payment methods of customers. A customer's first method becomes its default unless
  * the request says otherwise; making one the default unsets the previous one.
  */
 export class PaymentMethodsService implements ResourceService<PaymentMethodView> {

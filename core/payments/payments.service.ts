@@ -53,7 +53,7 @@ function withDueDate(command: PaymentFields, recordedAt: Date, timeZone: string)
   return { ...command, dueDate };
 }
 
-/** Payments of contracts (design.md §7): created one by one or in all-or-nothing batches, immutable once locked. */
+/** Payments of contracts: created one by one or in all-or-nothing batches, immutable once locked. */
 export class PaymentsService implements ResourceService<PaymentView> {
   constructor(private readonly deps: PaymentsDependencies) {}
 

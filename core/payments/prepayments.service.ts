@@ -93,7 +93,7 @@ export class PrepaymentAmountsService implements ResourceService<PrepaymentAmoun
 }
 
 /**
- * Prepayment requests (design.md §7): ensure one pending prepayment per due date of the product's
+ * Prepayment requests: ensure one pending prepayment per due date of the product's
  * prepayment configuration, at the amount valid on that date. Safe to repeat and to run
  * concurrently: a unique constraint, not a check, keeps one payment per due date.
  */

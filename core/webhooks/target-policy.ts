@@ -7,7 +7,7 @@ function isPublicAddress(address: string): boolean {
 }
 
 /**
- * Where webhooks may go (design.md §8): https to public addresses, unless private targets are
+ * Where webhooks may go: https to public addresses, unless private targets are
  * allowed (tests, local setups), which also allows http. Checked when an endpoint is saved (here)
  * and again at every delivery attempt (the sending agent), so a DNS change cannot sneak past.
  */

@@ -37,7 +37,7 @@ export interface DispatcherDependencies {
 }
 
 /**
- * The delivery worker (design.md §8): one job per endpoint at a time (a lease on the endpoint),
+ * The delivery worker: one job per endpoint at a time (a lease on the endpoint),
  * so a slow or dead receiver holds up only its own deliveries; within an endpoint, deliveries of
  * one entity go out in event order and a failed one holds back only the later ones of its entity.
  * At least once: a delivery stays pending until an attempt is recorded, so a crash resends.

@@ -35,7 +35,7 @@ function present(endpoint: WebhookEndpoint): WebhookEndpointView {
   return { id, url, events, headers, enabled, ...timestampsOf(endpoint) };
 }
 
-/** Webhook endpoints (design.md §8); the secret is shown at creation and rotation only. */
+/** Webhook endpoints; the secret is shown at creation and rotation only. */
 export class WebhookEndpointsService implements ResourceService<WebhookEndpointView> {
   constructor(private readonly deps: WebhookEndpointsDependencies) {}
 

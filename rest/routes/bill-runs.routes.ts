@@ -11,7 +11,7 @@ import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';
 
-/** Bill runs, invoices and line items (design.md §7). */
+/** Bill runs, invoices and line items. */
 export function billRunRoutes(s: Services): RouteSpec[] {
   return [
     ...resourceRoutes({

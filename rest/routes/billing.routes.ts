@@ -18,7 +18,7 @@ import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';
 
-/** The billing catalogue (design.md §7): tax rates and the prices of electricity products. */
+/** The billing catalogue: tax rates and the prices of electricity products. */
 export function billingRoutes(s: Services): RouteSpec[] {
   return [
     ...resourceRoutes({

@@ -13,7 +13,7 @@ import {
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';
 
-/** The event log and webhook endpoints (design.md §8). */
+/** The event log and webhook endpoints. */
 export function eventRoutes(s: Services): RouteSpec[] {
   const endpoint = '/v1/webhook-endpoints/{id}';
   return [

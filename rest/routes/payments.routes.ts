@@ -13,7 +13,7 @@ import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';
 
-/** Payment methods, payments and prepayments (design.md §7). */
+/** Payment methods, payments and prepayments. */
 export function paymentRoutes(s: Services): RouteSpec[] {
   return [
     ...resourceRoutes({

@@ -3,7 +3,7 @@ import { divideRounded, energyCost, taxOf, type Cents, type Micros } from './mon
 import { priceWindows, type Price, type PriceComponent, type PriceComponentKind, type PriceUnit } from './price.js';
 import { ratesInForce, type TaxRate } from './tax-rate.js';
 
-/** The energy kinds a meter's consumption is billed under (design.md §7). */
+/** The energy kinds a meter's consumption is billed under. */
 export type EnergyKind = Exclude<PriceComponentKind, 'base_fee'>;
 
 /** Energy of one contract meter, per calendar day of the account timezone, in Wh. */
@@ -168,7 +168,7 @@ function baseFeeLines(priced: PricedComponent, from: string, to: string): DraftL
 }
 
 /**
- * The draft invoice of one contract for [periodStart, periodEnd) (design.md §7): energy per
+ * The draft invoice of one contract for [periodStart, periodEnd): energy per
  * contract meter and kind at the price and tax rate of each day, base fees per month, then totals
  * with one rounding per line and one per tax rate. Pure: the bill run loads, this computes.
  */

@@ -4,7 +4,7 @@ export const BILL_RUN_STATES = ['creating', 'created', 'completing', 'completed'
 export type BillRunState = (typeof BILL_RUN_STATES)[number];
 export type BillRunPhase = 'create' | 'complete';
 
-/** A bill run (design.md §7): drafts every billable contract of a period, then issues them. */
+/** A bill run: drafts every billable contract of a period, then issues them. */
 export class BillRun {
   id!: string;
   accountId!: string;
@@ -104,7 +104,7 @@ export class LineItem {
 
 const NUMBER_PREFIX: Record<InvoiceKind, string> = { invoice: 'INV', credit_note: 'CN' };
 
-/** `INV-2026-000001`: per account, kind and issue year, without gaps (design.md §7). */
+/** `INV-2026-000001`: per account, kind and issue year, without gaps. */
 export function invoiceNumber(kind: InvoiceKind, year: number, sequence: number): string {
   return `${NUMBER_PREFIX[kind]}-${year}-${String(sequence).padStart(6, '0')}`;
 }
@@ -113,7 +113,7 @@ export function invoiceNumber(kind: InvoiceKind, year: number, sequence: number)
 export const PAYMENT_TERM_DAYS = 14;
 
 /**
- * Whether received payments naming an invoice cover what it asks for (design.md §7): payments
+ * Whether received payments naming an invoice cover what it asks for: payments
  * cover a positive amount due, refunds a negative one (a credit to the customer).
  */
 export function isSettled(amountDue: bigint, payments: readonly { type: string; state: string; amount: bigint }[]): boolean {

@@ -1,5 +1,5 @@
 /**
- * Money without floats (design.md §7): amounts are integer cents, unit prices integer micro-euros
+ * Money without floats: amounts are integer cents, unit prices integer micro-euros
  * (1e-6), energy integer Wh. In the API they are decimal strings ("12.34", "0.289500").
  */
 export type Cents = bigint;

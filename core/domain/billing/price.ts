@@ -3,7 +3,7 @@ export type PriceComponentKind = (typeof PRICE_COMPONENT_KINDS)[number];
 export const PRICE_UNITS = ['kWh', 'month'] as const;
 export type PriceUnit = (typeof PRICE_UNITS)[number];
 
-/** Energy is priced per kWh, the base fee per month (design.md §7). */
+/** Energy is priced per kWh, the base fee per month. */
 export function unitOf(kind: PriceComponentKind): PriceUnit {
   return kind === 'base_fee' ? 'month' : 'kWh';
 }

@@ -1,6 +1,6 @@
 const changes = <E extends string>(entity: E) => [`${entity}.created`, `${entity}.updated`, `${entity}.deleted`] as const;
 
-/** Every event type partners can subscribe to (design.md §8). */
+/** Every event type partners can subscribe to. */
 export const EVENT_TYPES = [
   ...changes('site'),
   ...changes('meter'),

@@ -2,7 +2,7 @@ import type { Measuring } from '../meters/meter.js';
 import { QUARTER_HOUR_MS, type Bucket } from '../time/buckets.js';
 import { energyFromSparseReadings, intervalsFromReadings, sumIntervals, type BucketEnergy, type Reading } from './aggregation.js';
 
-/** Occasional readings are interpolated across at most this gap (design.md §6). */
+/** Occasional readings are interpolated across at most this gap. */
 export const MAX_INTERPOLATION_GAP_MS = 48 * 3600 * 1000;
 
 /** The stored points a meter's energy over [start, end) depends on (inclusive bounds). */

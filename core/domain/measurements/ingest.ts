@@ -28,7 +28,7 @@ const ITEM_KEYS = new Set(['meterId', 'timestamp', 'value', 'obis']);
 export const INTERPOLATED_REMOVED = '"interpolated" was removed; send measured values only.';
 
 /**
- * Checks every item of an upload (design.md §5) and lists every problem by index; identical
+ * Checks every item of an upload and lists every problem by index; identical
  * duplicates collapse, two different values for one meter and time are an error.
  * Hand-written for speed: this runs for up to 50,000 items per request.
  */

@@ -3,7 +3,7 @@ import type { FormulaComponent } from './formula.js';
 export const DIRECTIONS = ['consumer', 'producer'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
-/** How a meter reports (design.md §4): interval energy, 15-minute registers, or occasional registers. */
+/** How a meter reports: interval energy, 15-minute registers, or occasional registers. */
 export const MEASURING = ['load_profile_accurate', 'readings_accurate', 'readings_inaccurate'] as const;
 export type Measuring = (typeof MEASURING)[number];
 

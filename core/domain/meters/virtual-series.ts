@@ -30,7 +30,7 @@ const activeAt = (period: { from: number; to: number | null }, at: number) => pe
 
 /**
  * The values of a site's virtual meters per bucket, from the physical meters' energy. Aggregations
- * count the physical meters active in each interval (design.md §4); a bucket where an operand
+ * count the physical meters active in each interval; a bucket where an operand
  * has no value gets no value.
  */
 export function virtualValues(

@@ -8,7 +8,7 @@ export class Mpo {
   updatedAt!: Date;
 }
 
-/** The one MPO per account that virtual meters name (design.md §4). */
+/** The one MPO per account that virtual meters name. */
 export function isVirtualMpo(mpo: Pick<Mpo, 'channel' | 'provider'>): boolean {
   return mpo.channel === 'pseudo' && mpo.provider === 'virtual';
 }

@@ -6,7 +6,7 @@ export type SiteType = (typeof SITE_TYPES)[number];
 export const BALANCE_RESOLUTIONS = ['PT15M', 'P1M'] as const;
 export type BalanceResolution = (typeof BALANCE_RESOLUTIONS)[number];
 
-/** Accurate sites work per quarter hour, inaccurate ones per calendar month (design.md §4). */
+/** Accurate sites work per quarter hour, inaccurate ones per calendar month. */
 export function resolutionOf(type: SiteType): BalanceResolution {
   return type.endsWith('_inaccurate') ? 'P1M' : 'PT15M';
 }

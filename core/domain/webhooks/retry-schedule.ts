@@ -9,7 +9,7 @@ export interface RetrySchedule {
 
 /**
  * The default: 30 s doubling to at most 8 h, 19 attempts — about 3 days from the first attempt
- * to the last (design.md §8).
+ * to the last.
  */
 export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = { baseSeconds: 30, capSeconds: 8 * 3600, maxAttempts: 19 };
 
