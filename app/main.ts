@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DomainError, ValidationError } from '../core/errors.js';
 import { printGraphQLSchema } from '../graphql/schema.js';
-import { isCliCommand, runCli, UsageError } from './cli.js';
+import { EXIT_CODES, isHelp, parseCli, UsageError, USAGE } from './cli.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openRuntime } from './runtime.js';
 import { buildContainer, resolveServices } from './container.js';
@@ -77,7 +77,19 @@ async function createMigration(): Promise<void> {
   }
 }
 
+/** An operator command: its one JSON document on stdout, its exit code from its result. */
+async function operate(args: string[]): Promise<void> {
+  const command = parseCli(args);
+  const { output, exitCode } = await command.run(loadConfig());
+  console.log(JSON.stringify(output, null, 2));
+  process.exitCode = exitCode;
+}
+
 async function main(args: string[]): Promise<void> {
+  // `npm run cli` runs `main.ts cli …`: operator commands only, so that no command prints the usage instead of serving.
+  const cli = args[0] === 'cli';
+  if (isHelp(cli ? args.slice(1) : args)) return console.log(USAGE);
+  if (cli) return operate(args.slice(1));
   const [command = 'serve'] = args;
   if (command === 'serve') return serve();
   if (command === 'worker') return workOnly();
@@ -87,14 +99,14 @@ async function main(args: string[]): Promise<void> {
     await writeFile(SCHEMA_FILE, await printGraphQLSchema());
     return console.log('wrote graphql/schema.graphql');
   }
-  if (!isCliCommand(args)) throw new UsageError(`Unknown command "${args.join(' ')}".`);
-  console.log(JSON.stringify(await runCli(loadConfig(), args), null, 2));
+  return operate(args);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError) console.error(error.message);
-  else if (error instanceof ValidationError) console.error(JSON.stringify({ code: error.code, errors: error.errors }, null, 2));
+  if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+  else if (error instanceof ConfigError) console.error(error.message);
+  else if (error instanceof ValidationError) console.error(error.errors.map(({ path, message }) => (path ? `${path}: ${message}` : message)).join('\n'));
   else if (error instanceof DomainError) console.error(`${error.code}: ${error.message}`);
   else console.error(error);
-  process.exit(1);
+  process.exit(error instanceof UsageError ? EXIT_CODES.usage : EXIT_CODES.refused);
 });

@@ -30,6 +30,8 @@ export const createUserCommand = z
   })
   .strict();
 
+export const updateUserRoleCommand = z.object({ id: z.uuid(), role: z.enum(ROLES) }).strict();
+
 export const createApiTokenCommand = z.object({ userId: z.uuid() }).strict();
 export const revokeApiTokenCommand = z.object({ id: z.uuid() }).strict();
 

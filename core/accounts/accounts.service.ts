@@ -4,12 +4,14 @@ import type { Actor } from '../auth/actor.js';
 import { generateToken, hashToken } from '../auth/secret-token.js';
 import type { Clock } from '../clock.js';
 import { Account, ApiToken, User } from '../domain/accounts/account.js';
+import { isUuid } from '../domain/ids.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import { defaultTemplates, type TemplateRepository } from '../billing/templates.service.js';
 import type { AccountRepository } from './accounts.repository.js';
-import { createAccountCommand, createApiTokenCommand, createUserCommand, revokeApiTokenCommand } from './accounts.commands.js';
+import { createAccountCommand, createApiTokenCommand, createUserCommand, revokeApiTokenCommand, updateUserRoleCommand, type UserView } from './accounts.commands.js';
+import { presentUser } from './users.service.js';
 
 export interface NewCredentials {
   accountId: string;
@@ -29,7 +31,7 @@ export class AccountsService {
 
   /** Who an operator command acts as: the account's oldest admin (of the only account when none is named). */
   async operator(accountId?: string): Promise<Actor> {
-    const user = await this.accounts.findOperator(accountId);
+    const user = accountId === undefined || isUuid(accountId) ? await this.accounts.findOperator(accountId) : null;
     if (!user) throw new NotFoundError('account', accountId ?? '(name one with --account: the database holds several or none)');
     return { accountId: user.accountId, userId: user.id, role: 'admin', clientId: 'cli' };
   }
@@ -60,6 +62,20 @@ export class AccountsService {
         throw new ConflictError('email_taken', `A user with e-mail ${command.email} exists in this account.`);
       }
       return this.addUserWithToken(command);
+    });
+  }
+
+  /**
+   * Takes effect on the user's next request: authentication compares the role an access token
+   * claims with the stored one and refuses the token when they differ.
+   */
+  async updateUserRole(input: z.input<typeof updateUserRoleCommand>): Promise<UserView> {
+    const { id, role } = parseInput(updateUserRoleCommand, input);
+    return this.uow.transactional(async () => {
+      const user = await this.accounts.findUser(id);
+      if (!user) throw new NotFoundError('user', id);
+      if (user.role !== role) Object.assign(user, { role, updatedAt: this.clock.now() });
+      return presentUser(user);
     });
   }
 

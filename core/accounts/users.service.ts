@@ -8,7 +8,7 @@ import { listUsersQuery, type AccountView, type UserView } from './accounts.comm
 
 export type UserRepository = ResourceRepository<User>;
 
-function presentUser(user: User): UserView {
+export function presentUser(user: User): UserView {
   const { id, firstName, lastName, phone1, phone2, email, role } = user;
   return { id, firstName, lastName, phone1, phone2, email, role, ...timestampsOf(user) };
 }

@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { runCli } from '../../app/cli.js';
+import { parseCli } from '../../app/cli.js';
 import { loadConfig } from '../../app/config.js';
 import { Api } from '../support/http.js';
 
@@ -436,7 +436,7 @@ async function main(): Promise<void> {
   const started = await startProcess('serve', url, /listening on (http:\/\/\S+)/, { WORKER: 'off', ...WEBHOOK_ENV });
   const service = { baseUrl: started.ready, stop: started.stop };
   try {
-    const account = (await runCli(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET, WEBHOOK_SECRET_KEY: SECRET }), ['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test'])) as Record<string, string>;
+    const account = (await parseCli(['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test']).run(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET, WEBHOOK_SECRET_KEY: SECRET }))).output as Record<string, string>;
     const grant = await new Api(service.baseUrl).post('/v1/oauth', { grantType: 'api_token', token: account.apiToken });
     const api = new Api(service.baseUrl, grant.body.accessToken);
     const site = (await api.post('/v1/sites', { name: 'Bench', type: 'unbalanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;

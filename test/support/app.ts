@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { inject } from 'vitest';
-import { runCli } from '../../app/cli.js';
+import { parseCli } from '../../app/cli.js';
 import { loadConfig, type Config } from '../../app/config.js';
 import { startServer } from '../../app/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -55,7 +55,7 @@ export async function startTestApp(env: Record<string, string> = {}, hooks: { on
     },
   });
   const server = await startServer(config, pino({ level: config.LOG_LEVEL }, sink), hooks);
-  const cli = async (...args: string[]) => (await runCli(config, args)) as Record<string, string>;
+  const cli = async (...args: string[]) => (await parseCli(args).run(config)).output as Record<string, string>;
   const api = (token?: string) => new Api(server.url, token);
   let accounts = 0;
   return {
