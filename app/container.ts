@@ -182,7 +182,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
       leaseSeconds: config.WEBHOOK_LEASE_SECONDS,
     },
   }));
-  single(MeasurementsService, (c) => new MeasurementsService({ ...repositories, balancing: c.resolve(BalancingService), uow, clock }));
+  single(MeasurementsService, (c) => new MeasurementsService({ ...repositories, changes: c.resolve(BalancingService), uow, clock }));
   return c;
 }
 

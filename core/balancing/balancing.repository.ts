@@ -21,7 +21,6 @@ export interface BalancingStatusRow {
   incompleteIntervals: number;
   firstIncompleteAt: number | null;
   dirtyRanges: number;
-  jobs: Record<string, number>;
 }
 
 export interface BalancingRepository {

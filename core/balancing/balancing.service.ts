@@ -200,7 +200,7 @@ export class BalancingService {
       incompleteIntervals: row.incompleteIntervals,
       firstIncompleteInterval: iso(row.firstIncompleteAt),
       pendingRanges: row.dirtyRanges,
-      jobs: row.jobs,
+      jobs: await this.deps.queue.jobStates(BALANCING_QUEUE, site.id),
     };
   }
 

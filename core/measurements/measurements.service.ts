@@ -1,5 +1,4 @@
 import type { AccountRepository } from '../accounts/accounts.repository.js';
-import type { BalancingService } from '../balancing/balancing.service.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { BucketEnergy } from '../domain/measurements/aggregation.js';
@@ -27,8 +26,20 @@ import {
 import type { MeasurementRepository } from './measurements.repository.js';
 
 
+/**
+ * What ingest tells the computations that depend on meter data (balancing, virtual meters): which
+ * meters changed over which span, inside the ingest transaction, and after commit which sites to
+ * work on. Balancing implements it; measurements do not know balancing.
+ */
+export interface MeasurementChanges {
+  /** In the ingest transaction; answers the sites that now have work. */
+  markChanged(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]>;
+  /** After commit. */
+  schedule(accountId: string, siteIds: readonly string[]): Promise<void>;
+}
+
 export interface MeasurementDependencies {
-  balancing: BalancingService;
+  changes: MeasurementChanges;
   measurements: MeasurementRepository;
   meters: MeterRepository;
   accounts: AccountRepository;
@@ -116,9 +127,9 @@ export class MeasurementsService {
       const grid = changed.filter((m) => onGrid(known.get(m.meterId)!.measuring));
       await measurements.save(actor.accountId, grid, changed.filter((m) => !onGrid(known.get(m.meterId)!.measuring)));
       const spans = [...groupByMeter(changed)].map(([meterId, group]) => ({ meterId, ...spanOf(group) }));
-      return { result, sites: await this.deps.balancing.markChanged(actor.accountId, spans) };
+      return { result, sites: await this.deps.changes.markChanged(actor.accountId, spans) };
     });
-    await this.deps.balancing.schedule(actor.accountId, sites);
+    await this.deps.changes.schedule(actor.accountId, sites);
     return result;
   }
 

@@ -1,6 +1,9 @@
 import { PgBoss } from 'pg-boss';
 import type { JobHandler, JobQueue } from './job-queue.js';
 
+/** A status read, not an audit: the newest jobs of a key are enough to see what is going on. */
+const MAX_COUNTED_JOBS = 10_000;
+
 export interface QueueSettings {
   connectionString: string;
   /** Backstop poll when no NOTIFY wakes the worker (pg-boss minimum 0.5 s). */
@@ -50,6 +53,14 @@ export class PgBossQueue implements JobQueue {
     await this.boss.send(queue, data, { singletonKey: key });
     const worker = this.workers.get(queue);
     if (worker) this.boss.notifyWorker(worker);
+  }
+
+  /** The jobs pg-boss still keeps (completed ones until its retention ends), counted by state. */
+  async jobStates(queue: string, key: string): Promise<Record<string, number>> {
+    if (!this.ready.has(queue)) return {};
+    const counts: Record<string, number> = {};
+    for (const job of await this.boss.findJobs(queue, { key, limit: MAX_COUNTED_JOBS })) counts[job.state] = (counts[job.state] ?? 0) + 1;
+    return counts;
   }
 
   /** `concurrency` jobs of the queue at once in this process (of different keys). */

@@ -223,22 +223,11 @@ export class MikroBalancingRepository implements BalancingRepository {
     const instantOf = (day: string, slot: number) => Date.parse(`${day}T00:00:00.000Z`) + slot * QUARTER_HOUR_MS;
     const lastSlot = slots(summary!.last_states).lastIndexOf('1');
     const firstIncomplete = slots(summary!.first_states).indexOf('0');
-    let jobs: Record<string, number> = {};
-    try {
-      const rows = await this.em.execute<{ state: string; count: string }[]>(
-        "select state::text, count(*) from pgboss.job where name = 'balance-site' and singleton_key = ? group by state",
-        [siteId],
-      );
-      jobs = Object.fromEntries(rows.map((r) => [r.state, Number(r.count)]));
-    } catch {
-      // No queue schema yet: nothing was ever queued.
-    }
     return {
       lastBalancedAt: summary!.last_day && lastSlot >= 0 ? instantOf(summary!.last_day, lastSlot) : null,
       incompleteIntervals: Number(summary!.incomplete),
       firstIncompleteAt: summary!.first_incomplete_day && firstIncomplete >= 0 ? instantOf(summary!.first_incomplete_day, firstIncomplete) : null,
       dirtyRanges: Number(summary!.dirty),
-      jobs,
     };
   }
 
