@@ -17,11 +17,11 @@ const SCHEMA_FILE = fileURLToPath(new URL('../graphql/schema.graphql', import.me
 async function serve(): Promise<void> {
   const server = await startServer(loadConfig());
   server.logger.info(`ebbs listening on ${server.url}`);
-  console.error(
-    `\nebbs is listening on ${server.url}\n` +
-      `Create the first account:  npm run cli -- account create --company-name "Acme Energy" --email ops@acme.test\n` +
-      `Then get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`,
-  );
+  const firstSteps = server.fresh
+    ? `Create the first account:  npm run cli -- account create --company-name "Acme Energy" --email ops@acme.test\n` +
+      `Then get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`
+    : `Get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`;
+  console.error(`\nebbs is listening on ${server.url}\n${firstSteps}`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -11,6 +11,7 @@ import type { OrmOptions } from '../core/persistence/orm.js';
 import { ConfigError, type Config } from './config.js';
 import { buildContainer, resolveServices, type ContainerSettings } from './container.js';
 import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
+import { AccountsService } from '../core/accounts/accounts.service.js';
 import { openRateBudgets } from './rate-budgets.js';
 import { openRuntime } from './runtime.js';
 import { QUEUES, startWorker } from './worker.js';
@@ -18,6 +19,8 @@ import { QUEUES, startWorker } from './worker.js';
 export interface RunningServer {
   url: string;
   logger: Logger;
+  /** No account exists yet. */
+  fresh: boolean;
   close(): Promise<void>;
 }
 
@@ -54,7 +57,7 @@ export async function createHttpApp(settings: ContainerSettings & { config: Conf
   app.use(rest.router);
   app.use(notFound);
   app.use(errorHandler(logger));
-  return { app, stopGraphQL: graphql.stop, services, dispatcher: container.resolve(WebhookDispatcher) };
+  return { app, stopGraphQL: graphql.stop, services, dispatcher: container.resolve(WebhookDispatcher), accounts: container.resolve(AccountsService) };
 }
 
 function closeHttp(server: Server, timeoutMs: number): Promise<void> {
@@ -89,7 +92,7 @@ export async function startServer(
   const runtime = await openRuntime(config, hooks);
   await runtime.queue.start(QUEUES);
   const rateBudgets = openRateBudgets(config, logger);
-  const { app, stopGraphQL, services, dispatcher } = await createHttpApp({ ...runtime, logger, budgets: rateBudgets.budgets, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
+  const { app, stopGraphQL, services, dispatcher, accounts } = await createHttpApp({ ...runtime, logger, budgets: rateBudgets.budgets, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
   let server: Server;
   try {
     server = await listen(app, config);
@@ -101,9 +104,11 @@ export async function startServer(
   }
   const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }) : null;
   const { port } = server.address() as AddressInfo;
+  const fresh = await RequestContext.create(runtime.orm.em, () => accounts.isFreshInstallation());
   return {
     url: `http://localhost:${port}`,
     logger,
+    fresh,
     close: async () => {
       await closeHttp(server, config.SHUTDOWN_TIMEOUT_MS);
       worker?.stop();

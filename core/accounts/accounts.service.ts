@@ -29,6 +29,11 @@ export class AccountsService {
     private readonly clock: Clock,
   ) {}
 
+  /** A fresh installation has no account yet: the start banner then says how to create one. */
+  isFreshInstallation(): Promise<boolean> {
+    return this.accounts.anyAccount().then((any) => !any);
+  }
+
   /** Who an operator command acts as: the account's oldest admin (of the only account when none is named). */
   async operator(accountId?: string): Promise<Actor> {
     const user = accountId === undefined || isUuid(accountId) ? await this.accounts.findOperator(accountId) : null;

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { startTestApp, TEST_JWT_SECRET, TEST_WEBHOOK_KEY } from '../support/app.js';
-import { databaseUrl, withAdmin } from '../support/database.js';
-import { runEbbs } from '../support/process.js';
+import { createTestDatabase, databaseUrl, withAdmin } from '../support/database.js';
+import { runEbbs, spawnEbbs } from '../support/process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MIGRATIONS = (await readdir(path.join(ROOT, 'migrations'))).filter((file) => file.endsWith('.ts')).length;
@@ -65,6 +65,7 @@ describe('the process model an operator deploys', () => {
         npm.stderr!.on('data', onData);
         exited.then((code) => reject(new Error(`npm start exited with ${code}: ${output}`)));
       });
+      expect(output).toContain('Create the first account:  npm run cli -- account create');
       const port = Number(new URL(url).port);
       const server = JSON.parse(await readFile(path.join(dataDir, 'embedded.json'), 'utf8')) as { pid: number };
       expect(server.pid).not.toBe(npm.pid);
@@ -105,6 +106,30 @@ describe('the process model an operator deploys', () => {
       await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     }
   }, 60_000);
+
+  it('stops telling how to create the first account once one exists', async () => {
+    const database = await createTestDatabase(inject('templateDatabase'));
+    const env = { ...secrets, DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', WORKER: 'off', LOG_LEVEL: 'warn' };
+    try {
+      expect((await runEbbs(['account', 'create', '--company-name', 'Acme', '--email', 'ops@acme.test'], env)).code).toBe(0);
+      const server = spawnEbbs(['serve'], env);
+      let output = '';
+      await new Promise<void>((resolve) => {
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('Get an access token')) resolve();
+        };
+        server.stdout!.on('data', onData);
+        server.stderr!.on('data', onData);
+      });
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.on('exit', resolve));
+      expect(output).toContain('listening on');
+      expect(output).not.toContain('Create the first account');
+    } finally {
+      await database.drop();
+    }
+  });
 
   it('says in one line that the port is taken, and lets go of everything it opened', async () => {
     const first = await startTestApp({ WORKER: 'off' });

@@ -32,6 +32,10 @@ export class MikroAccountRepository implements AccountRepository {
     return this.em.findOne(UserEntity, { accountId: accountIds[0]!, role: 'admin' }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   }
 
+  async anyAccount(): Promise<boolean> {
+    return (await this.em.find(AccountEntity, {}, { fields: ['id'], limit: 1 })).length > 0;
+  }
+
   async isEmailTaken(accountId: string, email: string): Promise<boolean> {
     return (await this.em.count(UserEntity, { accountId, email })) > 0;
   }
