@@ -3,5 +3,10 @@
  * them together (or none of them) when the work resolves.
  */
 export interface UnitOfWork {
-  transactional<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * `recheck` is the use case's own uniqueness check. When a concurrent request committed first and
+   * a unique index refuses this one, it runs again on the committed state and throws the conflict
+   * the use case answers when the requests come one after the other.
+   */
+  transactional<T>(work: () => Promise<T>, recheck?: () => Promise<void>): Promise<T>;
 }

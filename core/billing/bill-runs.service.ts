@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ActivityLog } from '../activity-log.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
-import { BillRun, Invoice, LineItem } from '../domain/billing/invoice.js';
+import { BillRun, Invoice, LineItem, overlappingRun } from '../domain/billing/invoice.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { EventOutbox } from '../events/outbox.js';
 import type { JobQueue } from '../queue/job-queue.js';
@@ -137,12 +137,21 @@ export class BillRunsService implements ResourceService<BillRunView> {
         const found = new Set((await this.deps.sites.findByIds(actor.accountId, command.siteIds)).map((s) => s.id));
         assertReferences(command.siteIds.map((id, index) => ({ path: `siteIds[${index}]`, resource: 'site', id, exists: found.has(id) })));
       }
+      const siteIds = command.siteIds ? [...new Set(command.siteIds)] : null;
+      // Two runs over one contract and period would split its drafts between them. Under the lock,
+      // the check sees every run committed before this one, so a concurrent twin is refused too.
+      await this.deps.billRuns.lockCreation(actor.accountId);
+      const overlap = overlappingRun({ ...command, siteIds }, await this.deps.billRuns.notCompleted(actor.accountId));
+      if (overlap) {
+        const sites = overlap.siteIds ? `sites ${overlap.siteIds.join(', ')}` : 'every site';
+        throw new ConflictError('bill_run_overlaps', `Bill run ${overlap.id} covers ${overlap.periodStart} to ${overlap.periodEnd} on ${sites} and is ${overlap.state}; complete or delete it first.`);
+      }
       const created = Object.assign(new BillRun(), {
         id: randomUUID(),
         accountId: actor.accountId,
         periodStart: command.periodStart,
         periodEnd: command.periodEnd,
-        siteIds: command.siteIds ? [...new Set(command.siteIds)] : null,
+        siteIds,
         state: 'creating',
         phase: 'create',
         failure: null,

@@ -30,6 +30,10 @@ export interface BillRunRepository extends ResourceRepository<BillRun, { state?:
   lockById(accountId: string, id: string): Promise<BillRun | null>;
   /** Runs in `creating` or `completing`: what a worker (re)starts. */
   unfinished(): Promise<Pick<BillRun, 'id' | 'accountId'>[]>;
+  /** Serialises creating runs in the account until the transaction ends. */
+  lockCreation(accountId: string): Promise<void>;
+  /** The account's runs in any state but `completed`, as stored now, oldest first. */
+  notCompleted(accountId: string): Promise<BillRun[]>;
 }
 
 export interface InvoiceFilter {

@@ -30,20 +30,21 @@ export class TaxRatesService implements ResourceService<TaxRateView> {
 
   async create(actor: Actor, input: unknown): Promise<TaxRateView> {
     const command = parseInput(createTaxRateCommand, input);
+    const now = this.clock.now();
+    const rate = Object.assign(new TaxRate(), {
+      id: randomUUID(),
+      accountId: actor.accountId,
+      ...command,
+      percentage: Number(parseDecimal(command.percentage, 2)),
+      createdAt: now,
+      updatedAt: now,
+    });
+    const check = () => this.assertNoOverlap(actor, rate);
     return this.uow.transactional(async () => {
-      const now = this.clock.now();
-      const rate = Object.assign(new TaxRate(), {
-        id: randomUUID(),
-        accountId: actor.accountId,
-        ...command,
-        percentage: Number(parseDecimal(command.percentage, 2)),
-        createdAt: now,
-        updatedAt: now,
-      });
-      await this.assertNoOverlap(actor, rate);
+      await check();
       this.rates.add(rate);
       return present(rate);
-    });
+    }, check);
   }
 
   async get(actor: Actor, id: string): Promise<TaxRateView> {
@@ -55,13 +56,16 @@ export class TaxRatesService implements ResourceService<TaxRateView> {
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<TaxRateView> {
+    let next: TaxRate | undefined;
     return this.uow.transactional(async () => {
       const rate = await loadOwned(this.rates, actor, 'tax_rate', id);
       const { merged } = mergeUpdate({ current: present(rate), patch, patchSchema: updateTaxRateCommand, createSchema: createTaxRateCommand });
-      const next = Object.assign(new TaxRate(), rate, { ...merged, percentage: Number(parseDecimal(merged.percentage, 2)) });
+      next = Object.assign(new TaxRate(), rate, { ...merged, percentage: Number(parseDecimal(merged.percentage, 2)) });
       await this.assertNoOverlap(actor, next);
       Object.assign(rate, { ...merged, percentage: next.percentage, updatedAt: this.clock.now() });
       return present(rate);
+    }, async () => {
+      if (next) await this.assertNoOverlap(actor, next);
     });
   }
 

@@ -57,8 +57,10 @@ export class MetersService implements ResourceService<MeterView> {
   async create(actor: Actor, input: unknown): Promise<MeterView> {
     const command = parseInput(createMeterCommand, input, { removed: removedMeterFields });
     const { meters, attributes, uow, clock } = this.deps;
+    const id = randomUUID();
+    const check = () => this.checkMeter(actor, command, id);
     return uow.transactional(async () => {
-      const formula = await this.checkMeter(actor, command, randomUUID());
+      const formula = await check();
       const customAttributes = await attributes.checkValues(actor.accountId, 'meter', command.customAttributes);
       const now = clock.now();
       const meter = Object.assign(new Meter(), {
@@ -75,6 +77,8 @@ export class MetersService implements ResourceService<MeterView> {
       const view = present(meter, await attributes.presenter(actor.accountId, 'meter'));
       await this.deps.outbox.record([{ ...causedBy(actor), type: 'meter.created', entityId: view.id, data: view, siteIds: [meter.siteId] }]);
       return view;
+    }, async () => {
+      await check();
     });
   }
 
@@ -96,6 +100,7 @@ export class MetersService implements ResourceService<MeterView> {
 
   async update(actor: Actor, id: string, patch: unknown): Promise<MeterView> {
     const { meters, attributes, uow, clock } = this.deps;
+    let checked: MeterCommand | undefined;
     return uow.transactional(async () => {
       const meter = await loadOwned(meters, actor, 'meter', id);
       const values = await attributes.presenter(actor.accountId, 'meter');
@@ -104,12 +109,15 @@ export class MetersService implements ResourceService<MeterView> {
         const dependents = await meters.dependentsOf(actor.accountId, meter.id);
         if (dependents.length > 0) throw new ConflictError('meter_in_use', `The meter cannot move to another site while ${dependents.join(', ')} refer to it.`);
       }
+      checked = merged;
       const formula = await this.checkMeter(actor, merged, meter.id);
       const customAttributes = await attributes.checkValues(actor.accountId, 'meter', merged.customAttributes);
       Object.assign(meter, { ...merged, startDate: new Date(merged.startDate), formula: formula.components, customAttributes, updatedAt: clock.now() });
       const view = present(meter, values);
       await this.deps.outbox.record([{ ...causedBy(actor), type: 'meter.updated', entityId: view.id, data: view, siteIds: [meter.siteId] }]);
       return view;
+    }, async () => {
+      if (checked) await this.checkMeter(actor, checked, id);
     });
   }
 

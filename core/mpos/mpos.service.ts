@@ -23,16 +23,18 @@ export class MposService implements ResourceService<MpoView> {
 
   async create(actor: Actor, input: unknown): Promise<MpoView> {
     const command = parseInput(createMpoCommand, input);
+    const assertNoVirtual = async () => {
+      if (!isVirtualMpo(command)) return;
+      const existing = await this.mpos.findVirtual(actor.accountId);
+      if (existing) throw new ConflictError('virtual_mpo_exists', `The account already has its virtual MPO: ${existing.id}.`);
+    };
     return this.uow.transactional(async () => {
-      if (isVirtualMpo(command)) {
-        const existing = await this.mpos.findVirtual(actor.accountId);
-        if (existing) throw new ConflictError('virtual_mpo_exists', `The account already has its virtual MPO: ${existing.id}.`);
-      }
+      await assertNoVirtual();
       const now = this.clock.now();
       const mpo = Object.assign(new Mpo(), { id: randomUUID(), accountId: actor.accountId, ...command, createdAt: now, updatedAt: now });
       this.mpos.add(mpo);
       return present(mpo);
-    });
+    }, assertNoVirtual);
   }
 
   async get(actor: Actor, id: string): Promise<MpoView> {

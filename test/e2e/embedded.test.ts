@@ -51,6 +51,28 @@ describe('embedded mode (no DATABASE_URL)', () => {
     expect(await again.exited).toBe(0);
   }, 90_000);
 
+  it('keeps the "at most one" rules on PGlite too: one of parallel writes wins, the others get 409', async () => {
+    const server = await startEbbs(env);
+    try {
+      const cli = await runEbbs(['account', 'create', '--company-name', 'Parallel GmbH', '--email', 'ops@parallel.test'], env);
+      expect(cli.code, cli.stderr).toBe(0);
+      const grant = await new Api(server.url).post('/v1/oauth', { grantType: 'api_token', token: JSON.parse(cli.stdout).apiToken });
+      const api = new Api(server.url, grant.body.accessToken);
+      const period = { periodStart: '2026-10-01', periodEnd: '2026-11-01' };
+      const runs = await Promise.all([api.post('/v1/bill-runs', period), api.post('/v1/bill-runs', period)]);
+      expect(runs.map((r) => r.status).sort()).toEqual([201, 409]);
+      const run = runs.find((r) => r.status === 201)!.body;
+      expect(runs.find((r) => r.status === 409)!.body).toMatchObject({ code: 'bill_run_overlaps', detail: expect.stringContaining(run.id) });
+      const mpos = await Promise.all([1, 2, 3].map((i) => api.post('/v1/mpos', { channel: 'pseudo', provider: 'virtual', name: `Virtual ${i}` })));
+      expect(mpos.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+      expect((await api.get('/v1/bill-runs')).body.total).toBe(1);
+      expect((await api.get('/v1/mpos')).body.total).toBe(1);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 90_000);
+
   it('refuses a bad configuration with a clear message', async () => {
     const result = await runEbbs(['serve'], { ...env, PORT: 'eighty', DATABASE_URL: 'mysql://x' });
     expect(result.code).toBe(1);

@@ -1,3 +1,4 @@
+import { periodsOverlap } from '../periods.js';
 import type { PriceComponentKind, PriceUnit } from './price.js';
 
 export const BILL_RUN_STATES = ['creating', 'created', 'completing', 'completed', 'failed'] as const;
@@ -23,6 +24,17 @@ export class BillRun {
   createdAt!: Date;
   updatedAt!: Date;
   completedAt!: Date | null;
+}
+
+type RunScope = Pick<BillRun, 'periodStart' | 'periodEnd' | 'siteIds'>;
+
+/** The first of `runs` that shares a day and a site with `run` (null sites: every site). */
+export function overlappingRun<R extends RunScope>(run: RunScope, runs: readonly R[]): R | undefined {
+  const period = (r: RunScope) => ({ startDate: r.periodStart, endDate: r.periodEnd });
+  return runs.find(
+    (other) =>
+      periodsOverlap(period(run), period(other)) && (run.siteIds === null || other.siteIds === null || run.siteIds.some((id) => other.siteIds!.includes(id))),
+  );
 }
 
 /** Why a bill run gave a contract no invoice. */

@@ -85,6 +85,14 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
     );
     return rows.map((row) => ({ id: row.id, accountId: row.account_id }));
   }
+
+  async lockCreation(accountId: string): Promise<void> {
+    await this.em.execute('select pg_advisory_xact_lock(hashtextextended(?, 2))', [accountId]);
+  }
+
+  notCompleted(accountId: string): Promise<BillRun[]> {
+    return this.em.find(BillRunEntity, { accountId, state: { $ne: 'completed' } }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
+  }
 }
 
 function invoiceRow(invoice: Invoice): Record<string, unknown> {

@@ -9,6 +9,8 @@ export const TaxRateEntity = defineEntity({
   class: TaxRate,
   tableName: 'tax_rates',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'name'] }],
+  // A name's history has no two rates in force on one day.
+  checks: [{ name: 'tax_rates_no_overlap', expression: 'EXCLUDE USING gist (account_id WITH =, name WITH =, daterange(valid_from, valid_until) WITH &&)' }],
   properties: {
     id: p.uuid().primary(),
     accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),

@@ -9,6 +9,7 @@ export const TemplateEntity = defineEntity({
   class: Template,
   tableName: 'templates',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
+  uniques: [{ name: 'templates_one_default_per_kind', properties: ['accountId', 'kind'], where: 'is_default' }],
   properties: {
     id: p.uuid().primary(),
     accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
@@ -37,5 +38,7 @@ export class MikroTemplateRepository extends AccountScopedRepository<Template, {
   async clearDefault(accountId: string, kind: TemplateKind, exceptId: string): Promise<void> {
     const current = await this.em.find(TemplateEntity, { accountId, kind, isDefault: true, id: { $ne: exceptId } });
     for (const template of current) template.isDefault = false;
+    // Written now, not at commit: the partial unique index must never see two defaults.
+    await this.em.flush();
   }
 }

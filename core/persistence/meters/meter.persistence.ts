@@ -12,7 +12,7 @@ export const MeterEntity = defineEntity({
   class: Meter,
   tableName: 'meters',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'siteId'] }],
-  uniques: [{ properties: ['accountId', 'identifier'] }],
+  uniques: [{ properties: ['accountId', 'identifier'] }, { name: 'meters_one_grid_per_site', properties: ['accountId', 'siteId'], where: 'grid' }],
   properties: {
     id: p.uuid().primary(),
     accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),

@@ -9,6 +9,7 @@ export const MpoEntity = defineEntity({
   class: Mpo,
   tableName: 'mpos',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
+  uniques: [{ name: 'mpos_one_virtual_per_account', properties: ['accountId'], where: "channel = 'pseudo' and provider = 'virtual'" }],
   properties: {
     id: p.uuid().primary(),
     accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
