@@ -8,7 +8,7 @@ import { isUuid } from '../domain/ids.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
-import { defaultTemplates, type TemplateRepository } from '../billing/templates.service.js';
+import { defaultTemplates, type TemplateRepository } from '../billing/catalogue/templates.service.js';
 import type { AccountRepository } from './accounts.repository.js';
 import { createAccountCommand, createApiTokenCommand, createUserCommand, revokeApiTokenCommand, updateUserRoleCommand, type UserView } from './accounts.commands.js';
 import { presentUser } from './users.service.js';

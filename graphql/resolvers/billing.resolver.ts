@@ -1,6 +1,6 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { pageOf } from '../../core/pagination.js';
-import type { PriceComponentGroupView, PriceComponentView } from '../../core/billing/price-catalogue.commands.js';
+import type { PriceComponentGroupView, PriceComponentView } from '../../core/billing/catalogue/price-catalogue.commands.js';
 import type { ProductView } from '../../core/products/products.commands.js';
 import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { pageOf } from '../../core/pagination.js';
-import type { InvoiceView } from '../../core/billing/bill-runs.commands.js';
+import type { InvoiceView } from '../../core/billing/invoices/invoices.commands.js';
 import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
 import { ListArgs } from '../types/common.types.js';

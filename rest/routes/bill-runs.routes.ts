@@ -1,12 +1,5 @@
-import {
-  billRunView,
-  createBillRunCommand,
-  invoiceView,
-  lineItemView,
-  listBillRunsQuery,
-  listInvoicesQuery,
-  listLineItemsQuery,
-} from '../../core/billing/bill-runs.commands.js';
+import { billRunView, createBillRunCommand, listBillRunsQuery } from '../../core/billing/bill-runs/bill-runs.commands.js';
+import { invoiceView, lineItemView, listInvoicesQuery, listLineItemsQuery } from '../../core/billing/invoices/invoices.commands.js';
 import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';

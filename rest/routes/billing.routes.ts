@@ -11,9 +11,9 @@ import {
   updatePriceCommand,
   updatePriceComponentCommand,
   updatePriceComponentGroupCommand,
-} from '../../core/billing/price-catalogue.commands.js';
-import { createTaxRateCommand, listTaxRatesQuery, taxRateView, updateTaxRateCommand } from '../../core/billing/tax-rates.commands.js';
-import { createTemplateCommand, listTemplatesQuery, templateView, updateTemplateCommand } from '../../core/billing/templates.commands.js';
+} from '../../core/billing/catalogue/price-catalogue.commands.js';
+import { createTaxRateCommand, listTaxRatesQuery, taxRateView, updateTaxRateCommand } from '../../core/billing/catalogue/tax-rates.commands.js';
+import { createTemplateCommand, listTemplatesQuery, templateView, updateTemplateCommand } from '../../core/billing/catalogue/templates.commands.js';
 import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BillingEnergyRepository, DailyEnergy, ReceivedPrepayment } from '../../billing/billing-energy.repository.js';
+import type { BillingEnergyRepository, DailyEnergy, ReceivedPrepayment } from '../../billing/invoices/billing-energy.repository.js';
 
 /**
  * Day rows of `table` (one UTC day each) with `first_local`, the local date at the row's first

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BillRunCounts, BillRunRepository, InvoiceFilter, InvoiceRepository, LineItemRepository } from '../../billing/invoices.repository.js';
+import type { InvoiceFilter, InvoiceRepository, LineItemRepository } from '../../billing/invoices/invoices.repository.js';
+import type { BillRunCounts, BillRunRepository } from '../../billing/bill-runs/bill-runs.repository.js';
 import type { BillRun, BillRunError, BillRunState, Invoice, InvoiceKind, LineItem } from '../../domain/billing/invoice.js';
 import type { Contract } from '../../domain/contracts/contract.js';
 import type { Page, PageQuery } from '../../pagination.js';

@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PriceComponentGroupRepository, PriceComponentRepository, PriceRepository } from '../../billing/price-catalogue.repository.js';
+import type { PriceComponentGroupRepository, PriceComponentRepository, PriceRepository } from '../../billing/catalogue/price-catalogue.repository.js';
 import { Price, PriceComponent, PriceComponentGroup } from '../../domain/billing/price.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { AccountEntity } from '../accounts/account.entities.js';

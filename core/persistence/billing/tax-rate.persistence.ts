@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TaxRateRepository } from '../../billing/tax-rates.service.js';
+import type { TaxRateRepository } from '../../billing/catalogue/tax-rates.service.js';
 import { TaxRate } from '../../domain/billing/tax-rate.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { AccountEntity } from '../accounts/account.entities.js';

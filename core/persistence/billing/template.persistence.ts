@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TemplateRepository } from '../../billing/templates.service.js';
+import type { TemplateRepository } from '../../billing/catalogue/templates.service.js';
 import { Template, type TemplateKind } from '../../domain/billing/template.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { AccountEntity } from '../accounts/account.entities.js';

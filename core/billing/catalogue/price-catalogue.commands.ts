@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
-import { PRICE_COMPONENT_KINDS, PRICE_UNITS, unitOf } from '../domain/billing/price.js';
-import { calendarDate, decimalAmount, readOnlyEcho, reference, timestamps } from '../field-formats.js';
-import { pageQuery } from '../pagination.js';
+import { customAttributesInput } from '../../custom-attributes/custom-attributes.commands.js';
+import { PRICE_COMPONENT_KINDS, PRICE_UNITS, unitOf } from '../../domain/billing/price.js';
+import { calendarDate, decimalAmount, readOnlyEcho, reference, timestamps } from '../../field-formats.js';
+import { pageQuery } from '../../pagination.js';
 
 const groupFields = { electricityProductId: reference, name: z.string().trim().min(1).max(200), position: z.number().int().min(0).max(10_000) };
 export const createPriceComponentGroupCommand = z.object({ ...groupFields, position: groupFields.position.default(0) }).strict();

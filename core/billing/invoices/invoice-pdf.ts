@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import type { Address } from '../domain/addresses/address.js';
+import type { Address } from '../../domain/addresses/address.js';
 
 export interface InvoiceDocument {
   kind: 'invoice' | 'credit_note';

@@ -1,18 +1,18 @@
-import type { AccountRepository } from '../accounts/accounts.repository.js';
-import type { ContractRepository } from '../contracts/contracts.repository.js';
-import type { CustomerRepository } from '../customers/customers.repository.js';
-import { invoiceNumber, PAYMENT_TERM_DAYS, type Invoice, type InvoiceKind, type LineItem } from '../domain/billing/invoice.js';
-import { formatCents, formatDecimal, formatMicros } from '../domain/billing/money.js';
-import type { Customer } from '../domain/customers/customer.js';
-import { addDays, calendarDateOf } from '../domain/time/calendar-date.js';
-import type { EventOutbox, NewEvent } from '../events/outbox.js';
-import { recordPayments } from '../payments/payment-events.js';
-import type { PaymentRepository } from '../payments/payments.repository.js';
-import { timestampsOf } from '../resource.service.js';
-import type { InvoiceView, LineItemView } from './bill-runs.commands.js';
+import type { AccountRepository } from '../../accounts/accounts.repository.js';
+import type { ContractRepository } from '../../contracts/contracts.repository.js';
+import type { CustomerRepository } from '../../customers/customers.repository.js';
+import { invoiceNumber, PAYMENT_TERM_DAYS, type Invoice, type InvoiceKind, type LineItem } from '../../domain/billing/invoice.js';
+import { formatCents, formatDecimal, formatMicros } from '../../domain/billing/money.js';
+import type { Customer } from '../../domain/customers/customer.js';
+import { addDays, calendarDateOf } from '../../domain/time/calendar-date.js';
+import type { EventOutbox, NewEvent } from '../../events/outbox.js';
+import { recordPayments } from '../../payments/payment-events.js';
+import type { PaymentRepository } from '../../payments/payments.repository.js';
+import { timestampsOf } from '../../resource.service.js';
+import type { InvoiceView, LineItemView } from './invoices.commands.js';
 import { renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.js';
 import type { InvoiceRepository, LineItemRepository } from './invoices.repository.js';
-import type { TemplateRepository } from './templates.service.js';
+import type { TemplateRepository } from '../catalogue/templates.service.js';
 
 /** The amounts of a line or a tax total: integers (bigint, or as stored, strings) in their units. */
 type Units = bigint | string;

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { Actor } from '../auth/actor.js';
-import type { Clock } from '../clock.js';
-import type { CustomAttributesService, PresentValues } from '../custom-attributes/custom-attributes.service.js';
-import { formatMicros, parseMicros } from '../domain/billing/money.js';
-import { Price, PriceComponent, PriceComponentGroup } from '../domain/billing/price.js';
-import { ConflictError } from '../errors.js';
-import { mergeUpdate } from '../patching.js';
-import type { ProductRepository } from '../products/products.service.js';
-import { assertReferences } from '../references.js';
-import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { parseInput } from '../validation.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Clock } from '../../clock.js';
+import type { CustomAttributesService, PresentValues } from '../../custom-attributes/custom-attributes.service.js';
+import { formatMicros, parseMicros } from '../../domain/billing/money.js';
+import { Price, PriceComponent, PriceComponentGroup } from '../../domain/billing/price.js';
+import { ConflictError } from '../../errors.js';
+import { mergeUpdate } from '../../patching.js';
+import type { ProductRepository } from '../../products/products.service.js';
+import { assertReferences } from '../../references.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../../resource.service.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import { parseInput } from '../../validation.js';
 import {
   createPriceCommand,
   createPriceComponentCommand,

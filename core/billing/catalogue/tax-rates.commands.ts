@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseDecimal } from '../domain/billing/money.js';
-import { calendarDate, endAfter, readOnlyEcho, timestamps } from '../field-formats.js';
-import { pageQuery } from '../pagination.js';
+import { parseDecimal } from '../../domain/billing/money.js';
+import { calendarDate, endAfter, readOnlyEcho, timestamps } from '../../field-formats.js';
+import { pageQuery } from '../../pagination.js';
 
 /** A percentage as a decimal string, e.g. "19.00"; at most 2 decimals, 0 to 100. */
 export const percentage = z.string().refine(

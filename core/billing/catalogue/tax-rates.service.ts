@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor } from '../auth/actor.js';
-import type { Clock } from '../clock.js';
-import { formatDecimal, parseDecimal } from '../domain/billing/money.js';
-import { overlappingRate, TaxRate } from '../domain/billing/tax-rate.js';
-import { ConflictError } from '../errors.js';
-import { mergeUpdate } from '../patching.js';
-import type { ResourceRepository } from '../resource.repository.js';
-import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { parseInput } from '../validation.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Clock } from '../../clock.js';
+import { formatDecimal, parseDecimal } from '../../domain/billing/money.js';
+import { overlappingRate, TaxRate } from '../../domain/billing/tax-rate.js';
+import { ConflictError } from '../../errors.js';
+import { mergeUpdate } from '../../patching.js';
+import type { ResourceRepository } from '../../resource.repository.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../../resource.service.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import { parseInput } from '../../validation.js';
 import { createTaxRateCommand, listTaxRatesQuery, updateTaxRateCommand, type TaxRateView } from './tax-rates.commands.js';
 
 export interface TaxRateRepository extends ResourceRepository<TaxRate, { name?: string }> {

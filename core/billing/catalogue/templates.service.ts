@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor } from '../auth/actor.js';
-import type { Clock } from '../clock.js';
-import { DEFAULT_TEMPLATES, Template, type TemplateKind } from '../domain/billing/template.js';
-import { ConflictError } from '../errors.js';
-import { mergeUpdate } from '../patching.js';
-import type { ResourceRepository } from '../resource.repository.js';
-import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { parseInput } from '../validation.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Clock } from '../../clock.js';
+import { DEFAULT_TEMPLATES, Template, type TemplateKind } from '../../domain/billing/template.js';
+import { ConflictError } from '../../errors.js';
+import { mergeUpdate } from '../../patching.js';
+import type { ResourceRepository } from '../../resource.repository.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../../resource.service.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import { parseInput } from '../../validation.js';
 import { createTemplateCommand, listTemplatesQuery, removedTemplateFields, updateTemplateCommand, type TemplateView } from './templates.commands.js';
 
 export interface TemplateRepository extends ResourceRepository<Template, { kind?: TemplateKind }> {

@@ -1,5 +1,5 @@
-import type { Price, PriceComponent, PriceComponentGroup } from '../domain/billing/price.js';
-import type { ResourceRepository } from '../resource.repository.js';
+import type { Price, PriceComponent, PriceComponentGroup } from '../../domain/billing/price.js';
+import type { ResourceRepository } from '../../resource.repository.js';
 
 export interface PriceComponentGroupRepository extends ResourceRepository<PriceComponentGroup, { electricityProductId?: string }> {
   findByProductIds(accountId: string, productIds: readonly string[]): Promise<PriceComponentGroup[]>;

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { ActivityLog } from '../activity-log.js';
-import type { Actor } from '../auth/actor.js';
-import type { Clock } from '../clock.js';
-import { BillRun, Invoice, LineItem, overlappingRun } from '../domain/billing/invoice.js';
-import { ConflictError, NotFoundError } from '../errors.js';
-import type { EventOutbox } from '../events/outbox.js';
-import type { JobQueue } from '../queue/job-queue.js';
-import { assertReferences } from '../references.js';
-import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
-import type { SiteRepository } from '../sites/sites.repository.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { parseInput } from '../validation.js';
+import type { ActivityLog } from '../../activity-log.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Clock } from '../../clock.js';
+import { BillRun, Invoice, LineItem, overlappingRun } from '../../domain/billing/invoice.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import type { EventOutbox } from '../../events/outbox.js';
+import type { JobQueue } from '../../queue/job-queue.js';
+import { assertReferences } from '../../references.js';
+import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../../resource.service.js';
+import type { SiteRepository } from '../../sites/sites.repository.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import { parseInput } from '../../validation.js';
 import { BILL_RUN_QUEUE, createBillRunCommand, listBillRunsQuery, type BillRunJob, type BillRunView } from './bill-runs.commands.js';
-import type { InvoiceIssuer } from './invoice-issuing.js';
-import type { ContractDraft, InvoiceDraftsService } from './invoice-drafts.service.js';
-import type { BillRunCounts, BillRunRepository, InvoiceRepository } from './invoices.repository.js';
-import type { TemplateRepository } from './templates.service.js';
+import type { InvoiceIssuer } from '../invoices/invoice-issuing.js';
+import type { ContractDraft, InvoiceDraftsService } from '../invoices/invoice-drafts.service.js';
+import type { InvoiceRepository } from '../invoices/invoices.repository.js';
+import type { BillRunCounts, BillRunRepository } from './bill-runs.repository.js';
+import type { TemplateRepository } from '../catalogue/templates.service.js';
 
 export interface BillRunSettings {
   /** Contracts drafted, or drafts issued, per transaction (and per progress event). */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { TEMPLATE_KINDS, TEMPLATE_LOCALES } from '../domain/billing/template.js';
-import { readOnlyEcho, timestamps } from '../field-formats.js';
-import { pageQuery } from '../pagination.js';
-import type { RemovedField } from '../validation.js';
+import { TEMPLATE_KINDS, TEMPLATE_LOCALES } from '../../domain/billing/template.js';
+import { readOnlyEcho, timestamps } from '../../field-formats.js';
+import { pageQuery } from '../../pagination.js';
+import type { RemovedField } from '../../validation.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max).nullish().transform((v) => v ?? null);
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor } from '../auth/actor.js';
-import type { Clock } from '../clock.js';
-import { Invoice, LineItem } from '../domain/billing/invoice.js';
-import { ConflictError, NotFoundError } from '../errors.js';
-import { listPage, loadOwned, type ListResult, type ResourceService } from '../resource.service.js';
-import type { UnitOfWork } from '../unit-of-work.js';
-import { listInvoicesQuery, listLineItemsQuery, removedInvoiceQueryFields, removedLineItemQueryFields, type InvoiceView, type LineItemView } from './bill-runs.commands.js';
+import type { Actor } from '../../auth/actor.js';
+import type { Clock } from '../../clock.js';
+import { Invoice, LineItem } from '../../domain/billing/invoice.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { listPage, loadOwned, type ListResult, type ResourceService } from '../../resource.service.js';
+import type { UnitOfWork } from '../../unit-of-work.js';
+import { listInvoicesQuery, listLineItemsQuery, removedInvoiceQueryFields, removedLineItemQueryFields, type InvoiceView, type LineItemView } from './invoices.commands.js';
 import { presentInvoice, presentLineItem, type InvoiceIssuer } from './invoice-issuing.js';
 import type { InvoiceRepository, LineItemRepository } from './invoices.repository.js';
-import type { TemplateRepository } from './templates.service.js';
+import type { TemplateRepository } from '../catalogue/templates.service.js';
 
 export interface InvoicesDependencies {
   invoices: InvoiceRepository;
