@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { RequestContext } from '@mikro-orm/postgresql';
 import { AccountsService } from '../core/accounts/accounts.service.js';
 import type { Actor } from '../core/auth/actor.js';
-import type { BillRunView } from '../core/billing/bill-runs.commands.js';
+import type { BillRunView } from '../core/billing/bill-runs/bill-runs.commands.js';
 import { ROLES, type Role } from '../core/domain/accounts/account.js';
 import { ValidationError } from '../core/errors.js';
 import type { Services } from '../core/services.js';

@@ -1,8 +1,8 @@
 import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { BALANCING_QUEUE, type BalanceSiteJob } from '../core/balancing/balancing.commands.js';
-import { BILL_RUN_QUEUE, type BillRunJob } from '../core/billing/bill-runs.commands.js';
-import type { BillRunsService } from '../core/billing/bill-runs.service.js';
+import { BILL_RUN_QUEUE, type BillRunJob } from '../core/billing/bill-runs/bill-runs.commands.js';
+import type { BillRunsService } from '../core/billing/bill-runs/bill-runs.service.js';
 import type { BalancingService } from '../core/balancing/balancing.service.js';
 import type { PgBossQueue, QueueDefinition } from '../core/queue/pg-boss.queue.js';
 import { WEBHOOK_QUEUE, type DeliverWebhooksJob, type WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';

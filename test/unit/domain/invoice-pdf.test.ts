@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { renderInvoicePdf, type InvoiceDocument } from '../../../core/billing/invoice-pdf.js';
+import { renderInvoicePdf, type InvoiceDocument } from '../../../core/billing/invoices/invoice-pdf.js';
 import { extractPages } from '../../support/pdf.js';
 
 const address = (line1: string, postCode: string, locality: string, country = 'DE') => ({ line1, line2: null, line3: null, line4: null, locality, postCode, country });
