@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILL_RUN_STATES } from '../../domain/billing/invoice.js';
+import { BILL_RUN_PHASES, BILL_RUN_STATES } from '../../domain/billing/bill-run.js';
 import { calendarDate, endAfter, reference, timestamps } from '../../field-formats.js';
 import { pageQuery } from '../../pagination.js';
 
@@ -24,7 +24,7 @@ export const billRunView = z.object({
   periodEnd: z.string(),
   siteIds: z.array(z.uuid()).nullable().describe('null: every site of the account'),
   state: z.enum(BILL_RUN_STATES),
-  phase: z.enum(['create', 'complete']).describe('The phase running or done last; with state failed, the one that failed'),
+  phase: z.enum(BILL_RUN_PHASES).describe('The phase running or done last; with state failed, the one that failed'),
   failure: z.string().nullable(),
   counts: z.object({
     total: z.number().int().describe('Contracts the run bills (while creating: handled and still to come)'),

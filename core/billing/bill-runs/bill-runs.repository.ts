@@ -1,4 +1,4 @@
-import type { BillRun, BillRunError, BillRunState } from '../../domain/billing/invoice.js';
+import type { BillRun, BillRunError, BillRunState } from '../../domain/billing/bill-run.js';
 import type { Contract } from '../../domain/contracts/contract.js';
 import type { ResourceRepository } from '../../resource.repository.js';
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ActivityLog } from '../../activity-log.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Clock } from '../../clock.js';
-import { BillRun, Invoice, LineItem, overlappingRun } from '../../domain/billing/invoice.js';
+import { BillRun, overlappingRun, type BillRunPhase } from '../../domain/billing/bill-run.js';
+import { Invoice, LineItem } from '../../domain/billing/invoice.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { EventOutbox } from '../../events/outbox.js';
 import type { JobQueue } from '../../queue/job-queue.js';
@@ -147,21 +148,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
         const sites = overlap.siteIds ? `sites ${overlap.siteIds.join(', ')}` : 'every site';
         throw new ConflictError('bill_run_overlaps', `Bill run ${overlap.id} covers ${overlap.periodStart} to ${overlap.periodEnd} on ${sites} and is ${overlap.state}; complete or delete it first.`);
       }
-      const created = Object.assign(new BillRun(), {
-        id: randomUUID(),
-        accountId: actor.accountId,
-        periodStart: command.periodStart,
-        periodEnd: command.periodEnd,
-        siteIds,
-        state: 'creating',
-        phase: 'create',
-        failure: null,
-        leaseToken: null,
-        leaseUntil: null,
-        createdAt: now,
-        updatedAt: now,
-        completedAt: null,
-      } satisfies BillRun);
+      const created = BillRun.open({ id: randomUUID(), accountId: actor.accountId, periodStart: command.periodStart, periodEnd: command.periodEnd, siteIds }, now);
       this.deps.billRuns.add(created);
       return created;
     });
@@ -182,10 +169,10 @@ export class BillRunsService implements ResourceService<BillRunView> {
     const now = this.deps.clock.now();
     const run = await this.deps.uow.transactional(async () => {
       const found = await this.lockOwned(actor, id);
-      if (found.state !== 'created' && !(found.state === 'failed' && found.phase === 'complete')) {
+      if (!found.startCompletion(now)) {
         throw new ConflictError('bill_run_not_created', `The bill run is ${found.state}${found.state === 'failed' ? ' in its create phase: delete it and create it again' : ''}; only a created run (or a failed completion) is completed.`);
       }
-      return Object.assign(found, { state: 'completing', phase: 'complete', failure: null, updatedAt: now });
+      return found;
     });
     await this.enqueue(run);
     return (await this.present([run]))[0]!;
@@ -220,8 +207,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
       const failure = error instanceof Error ? error.message : String(error);
       await this.deps.uow.transactional(async () => {
         const current = await this.deps.billRuns.lockById(run.accountId, run.id);
-        if (current?.state !== (phase === 'create' ? 'creating' : 'completing')) return;
-        Object.assign(current, { state: 'failed', failure, leaseToken: null, leaseUntil: null, updatedAt: this.deps.clock.now() });
+        if (!current?.failPhase(phase, failure, this.deps.clock.now())) return;
         await this.event(current, phase === 'create' ? 'bill_run.create_error' : 'bill_run.complete_error');
       });
       throw error;
@@ -249,10 +235,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
   private claim(job: BillRunJob, token: string): Promise<BillRun | null> {
     return this.deps.uow.transactional(async () => {
       const run = await this.deps.billRuns.lockById(job.accountId, job.billRunId);
-      if (!run || !['creating', 'completing'].includes(run.state)) return null;
-      const now = this.deps.clock.now();
-      if (run.leaseToken !== null && run.leaseToken !== token && run.leaseUntil! > now) return null;
-      return Object.assign(run, { leaseToken: token, leaseUntil: new Date(now.getTime() + this.deps.settings.leaseSeconds * 1000) });
+      return run?.claim(token, this.deps.clock.now(), this.deps.settings.leaseSeconds) ? run : null;
     });
   }
 
@@ -288,7 +271,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
       if (step === 'lost') return;
       if (step === 'done') break;
     }
-    await this.finish(run, 'creating', 'created', 'bill_run.create_success');
+    await this.finish(run, 'create', 'bill_run.create_success');
   }
 
   /** Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit. */
@@ -310,15 +293,13 @@ export class BillRunsService implements ResourceService<BillRunView> {
       if (issued.length === 0) break;
       await deps.issuer.renderMissing(run.accountId, { ids: issued }, issued.length);
     }
-    await this.finish(run, 'completing', 'completed', 'bill_run.complete_success');
+    await this.finish(run, 'complete', 'bill_run.complete_success');
   }
 
-  private async finish(run: BillRun, from: 'creating' | 'completing', to: 'created' | 'completed', type: BillRunEventType): Promise<void> {
+  private async finish(run: BillRun, phase: BillRunPhase, type: BillRunEventType): Promise<void> {
     await this.deps.uow.transactional(async () => {
       const current = await this.deps.billRuns.lockById(run.accountId, run.id);
-      if (current?.state !== from) return;
-      const now = this.deps.clock.now();
-      Object.assign(current, { state: to, leaseToken: null, leaseUntil: null, updatedAt: now, ...(to === 'completed' ? { completedAt: now } : {}) });
+      if (!current?.finishPhase(phase, this.deps.clock.now())) return;
       await this.event(current, type);
     });
   }

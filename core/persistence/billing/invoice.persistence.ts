@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { BillRun, BillRunError, Invoice, LineItem, type InvoiceTax } from '../../domain/billing/invoice.js';
+import { BillRun, BillRunError } from '../../domain/billing/bill-run.js';
+import { Invoice, LineItem, type InvoiceTax } from '../../domain/billing/invoice.js';
 import { AccountEntity } from '../accounts/account.entities.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { CustomerEntity } from '../customers/customer.persistence.js';
