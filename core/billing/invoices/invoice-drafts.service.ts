@@ -8,6 +8,7 @@ import { formatCents } from '../../domain/billing/money.js';
 import { presentLine, presentTax, type InvoiceLineView, type InvoiceTaxView } from './invoice-issuing.js';
 import { bucketEnergy, loadWindow } from '../../domain/measurements/bucket-energy.js';
 import { isBalanced, type Site } from '../../domain/sites/site.js';
+import { inForce, inForceOn } from '../../domain/periods.js';
 import { addDays, calendarDateOf, startOfDay } from '../../domain/time/calendar-date.js';
 import { bucketsOf, QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { ConflictError } from '../../errors.js';
@@ -65,7 +66,6 @@ function present(contractId: string, draft: InvoiceDraft): InvoiceDraftView {
 
 const ENERGY_KINDS: EnergyKind[] = ['local_energy', 'grid_energy', 'energy'];
 
-const inAssignment = (assignment: ContractMeter, day: string) => day >= assignment.startDate && (assignment.endDate === null || day < assignment.endDate);
 
 /** Why a contract cannot be billed for the period. */
 export interface DraftError {
@@ -134,7 +134,7 @@ export class InvoiceDraftsService {
         to,
         start: startOfDay(from, timezone).getTime(),
         end: startOfDay(to, timezone).getTime(),
-        assignments: assignments.filter((a) => a.contractId === contract.id && a.startDate < to && (a.endDate === null || a.endDate > from)),
+        assignments: assignments.filter((a) => a.contractId === contract.id && inForce(a, from, to)),
       };
     });
     const billed = windows.filter((w) => w.from < w.to);
@@ -183,7 +183,7 @@ export class InvoiceDraftsService {
         const used: EnergyByMeter = new Map();
         for (const assignment of w.assignments) {
           for (const row of byMeter.get(assignment.meterId) ?? []) {
-            if (row.day < w.from || row.day >= w.to || !inAssignment(assignment, row.day)) continue;
+            if (row.day < w.from || row.day >= w.to || !inForceOn(assignment, row.day)) continue;
             addEnergy(used, row.meterId, row.kind === 'local' ? 'local_energy' : 'grid_energy', row.day, row.wh);
           }
         }
@@ -207,7 +207,7 @@ export class InvoiceDraftsService {
         const used: EnergyByMeter = new Map();
         for (const assignment of w.assignments) {
           for (const bucket of daily.get(assignment.meterId) ?? []) {
-            if (bucket.day < w.from || bucket.day >= w.to || !inAssignment(assignment, bucket.day)) continue;
+            if (bucket.day < w.from || bucket.day >= w.to || !inForceOn(assignment, bucket.day)) continue;
             if (!bucket.complete) return [w.contract.id, { code: 'incomplete_measurements', message: `Meter ${assignment.meterId} has no complete data for ${bucket.day}.` }];
             addEnergy(used, assignment.meterId, 'energy', bucket.day, BigInt(Math.round(bucket.wh)));
           }

@@ -14,15 +14,20 @@ import { BillRunEntity, BillRunErrorEntity, InvoiceEntity, LineItemEntity } from
 const ids = (values: readonly string[]) => JSON.stringify(values);
 const IN_IDS = `(select value::uuid from json_array_elements_text(?::json))`;
 
-/** Contracts `c` a run bills: in force in the period, on its sites, with a contract meter in the period. */
-const BILLABLE = `c.account_id = ? and c.start_date < ?::date and (c.end_date is null or c.end_date > ?::date)
+/**
+ * `inForce` of core/domain/periods.ts in SQL: a record `[start_date, end_date)` (null end: open)
+ * shares a day with the period `[?, ?)`. PostgreSQL's daterange has exactly these bounds.
+ */
+const inForceSql = (alias: string) => `daterange(${alias}.start_date, ${alias}.end_date) && daterange(?::date, ?::date)`;
+
+/** Contracts `c` a run bills: in force in the period, on its sites, with a contract meter in force in it. */
+const BILLABLE = `c.account_id = ? and ${inForceSql('c')}
   and (?::json is null or c.site_id in ${IN_IDS})
-  and exists (select 1 from contract_meters cm
-               where cm.account_id = c.account_id and cm.contract_id = c.id and cm.start_date < ?::date and (cm.end_date is null or cm.end_date > ?::date))`;
+  and exists (select 1 from contract_meters cm where cm.account_id = c.account_id and cm.contract_id = c.id and ${inForceSql('cm')})`;
 
 function billableParameters(run: BillRun): unknown[] {
   const sites = run.siteIds && ids(run.siteIds);
-  return [run.accountId, run.periodEnd, run.periodStart, sites, sites, run.periodEnd, run.periodStart];
+  return [run.accountId, run.periodStart, run.periodEnd, sites, sites, run.periodStart, run.periodEnd];
 }
 
 export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { state?: BillRunState }> implements BillRunRepository {
