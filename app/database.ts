@@ -23,7 +23,8 @@ interface EmbeddedInfo {
 
 const infoFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
 
-function portAnswers(port: number): Promise<boolean> {
+/** Whether something accepts connections on the local port. */
+export function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1' });
     socket.once('connect', () => {
@@ -34,7 +35,7 @@ function portAnswers(port: number): Promise<boolean> {
   });
 }
 
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,30 +9,11 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { startTestApp, TEST_JWT_SECRET, TEST_WEBHOOK_KEY } from '../support/app.js';
 import { createTestDatabase, databaseUrl, withAdmin } from '../support/database.js';
-import { runEbbs, spawnEbbs } from '../support/process.js';
+import { listening, runEbbs, spawnEbbs } from '../support/process.js';
+import { portAnswers, processAlive } from '../../app/database.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MIGRATIONS = (await readdir(path.join(ROOT, 'migrations'))).filter((file) => file.endsWith('.ts')).length;
-
-function portAnswers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const secrets = { JWT_SECRET: TEST_JWT_SECRET, WEBHOOK_SECRET_KEY: TEST_WEBHOOK_KEY };
 const databaseExists = (name: string) => withAdmin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1);
@@ -54,17 +34,7 @@ describe('the process model an operator deploys', () => {
     const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => npm.on('exit', resolve));
     try {
-      let output = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(output);
-          if (match) resolve(match[1]!);
-        };
-        npm.stdout!.on('data', onData);
-        npm.stderr!.on('data', onData);
-        exited.then((code) => reject(new Error(`npm start exited with ${code}: ${output}`)));
-      });
+      const { url, output } = await listening(npm, exited);
       expect(output).toContain('Create the first account:  npm run cli -- account create');
       const port = Number(new URL(url).port);
       const server = JSON.parse(await readFile(path.join(dataDir, 'embedded.json'), 'utf8')) as { pid: number };
@@ -74,8 +44,8 @@ describe('the process model an operator deploys', () => {
       const signalled = Date.now();
       npm.kill('SIGTERM');
       await exited;
-      while ((alive(server.pid) || (await portAnswers(port))) && Date.now() - signalled < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(alive(server.pid)).toBe(false);
+      while ((processAlive(server.pid) || (await portAnswers(port))) && Date.now() - signalled < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(processAlive(server.pid)).toBe(false);
       expect(await portAnswers(port)).toBe(false);
       expect(existsSync(path.join(dataDir, 'embedded.json'))).toBe(false);
       expect(Date.now() - signalled).toBeLessThan(10_000);

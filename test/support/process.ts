@@ -27,20 +27,25 @@ export async function runEbbs(args: string[], env: Record<string, string>): Prom
   return { code, stdout, stderr };
 }
 
+/** Resolves with the URL a starting server prints, and everything it printed up to then. */
+export function listening(child: ChildProcess, exited: Promise<number | null>): Promise<{ url: string; output: string }> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve({ url: match[1]!, output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    exited.then((code) => reject(new Error(`the server exited with ${code}: ${output}`)));
+  });
+}
+
 /** Starts `serve` and resolves with its URL once it prints where it listens. */
 export async function startEbbs(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; exited: Promise<number | null> }> {
   const child = spawnEbbs(['serve'], env);
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    exited.then((code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
+  const { url } = await listening(child, exited);
   return { url, child, exited };
 }
