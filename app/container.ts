@@ -59,7 +59,8 @@ import { MikroWebhookDeliveryRepository, MikroWebhookEndpointRepository } from '
 import { InvoiceDraftsService } from '../core/billing/invoices/invoice-drafts.service.js';
 import { MikroBillingEnergyRepository } from '../core/persistence/billing/billing-energy.persistence.js';
 import { BillRunsService } from '../core/billing/bill-runs/bill-runs.service.js';
-import { InvoiceIssuer } from '../core/billing/invoices/invoice-issuing.js';
+import { InvoiceDocuments } from '../core/billing/invoices/invoice-documents.js';
+import { InvoiceIssuer } from '../core/billing/invoices/invoice-issuer.js';
 import { InvoicesService, LineItemsService } from '../core/billing/invoices/invoices.service.js';
 import { MikroBillRunRepository, MikroInvoiceRepository, MikroLineItemRepository } from '../core/persistence/billing/invoice.repositories.js';
 import type { Config } from './config.js';
@@ -153,10 +154,12 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(InvoiceDraftsService, () => new InvoiceDraftsService(repositories));
   const { config } = settings;
   single(InvoiceIssuer, () => new InvoiceIssuer({ ...repositories, outbox }));
+  single(InvoiceDocuments, () => new InvoiceDocuments(repositories));
   single(BillRunsService, (c) => new BillRunsService({
     ...repositories,
     drafts: c.resolve(InvoiceDraftsService),
     issuer: c.resolve(InvoiceIssuer),
+    documents: c.resolve(InvoiceDocuments),
     queue: settings.queue,
     uow,
     clock,
@@ -164,7 +167,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     settings: { batchSize: config.BILL_RUN_BATCH_SIZE, leaseSeconds: config.BILL_RUN_LEASE_SECONDS },
     log: settings.logger ?? silentLog,
   }));
-  single(InvoicesService, (c) => new InvoicesService({ ...repositories, issuer: c.resolve(InvoiceIssuer), uow, clock }));
+  single(InvoicesService, (c) => new InvoicesService({ ...repositories, issuer: c.resolve(InvoiceIssuer), documents: c.resolve(InvoiceDocuments), uow, clock }));
   single(LineItemsService, () => new LineItemsService(repositories.lineItems));
   const secrets = new SecretBox(settings.webhookKey);
   single(WebhookEndpointsService, () => new WebhookEndpointsService({ ...repositories, secrets, targets: new TargetPolicy(config.WEBHOOK_ALLOW_PRIVATE_TARGETS), uow, clock }));

@@ -53,6 +53,11 @@ export interface PaymentRepository extends ResourceRepository<Payment, PaymentFi
   /** Stages many payments; they are written together when the unit of work commits. */
   addAll(payments: readonly Payment[]): void;
   /**
+   * These payments as stored now, their rows locked until the transaction ends (in id order): what
+   * an invoice locks or unlocks, changed on the loaded payments and written by the unit of work.
+   */
+  lockByIds(accountId: string, ids: readonly string[]): Promise<Payment[]>;
+  /**
    * Inserts the prepayments whose due date the contract has no prepayment for yet (a unique
    * constraint decides, so concurrent requests never create two). Answers the ids of the
    * contract's prepayments on all the given due dates, and those of the ones it created.

@@ -6,9 +6,9 @@ import type { ContractRepository } from '../contracts/contracts.repository.js';
 import { parseCents } from '../domain/billing/money.js';
 import type { Contract } from '../domain/contracts/contract.js';
 import { Payment } from '../domain/payments/payment.js';
-import { isSettled } from '../domain/billing/invoice.js';
+import { isSettled, type Invoice } from '../domain/billing/invoice.js';
 import { calendarDateOf } from '../domain/time/calendar-date.js';
-import type { InvoiceIssuer } from '../billing/invoices/invoice-issuing.js';
+import type { InvoiceIssuer } from '../billing/invoices/invoice-issuer.js';
 import type { InvoiceRepository } from '../billing/invoices/invoices.repository.js';
 import { ConflictError, TooLargeError, ValidationError, type FieldError } from '../errors.js';
 import { mergeUpdate } from '../patching.js';
@@ -147,10 +147,11 @@ export class PaymentsService implements ResourceService<PaymentView> {
     if (invoiceIds.length === 0) return;
     const invoices = (await this.deps.invoices.findByIds(actor.accountId, invoiceIds)).filter((i) => i.state === 'issued');
     const settling = await this.deps.payments.findByInvoiceIds(actor.accountId, invoices.map((i) => i.id));
-    const paid = invoices.filter((invoice) =>
-      isSettled(BigInt(invoice.amountDue), settling.filter((p) => p.invoiceId === invoice.id).map((p) => ({ ...p, amount: BigInt(p.amount) }))),
-    );
-    for (const invoice of paid) Object.assign(invoice, { state: 'paid', updatedAt: this.deps.clock.now() });
+    const now = this.deps.clock.now();
+    const paid: Invoice[] = [];
+    for (const invoice of invoices) {
+      if (isSettled(invoice.amountDue, settling.filter((p) => p.invoiceId === invoice.id)) && invoice.markPaid(now).ok) paid.push(invoice);
+    }
     if (paid.length > 0) await this.deps.issuer.record(actor.accountId, 'invoice.paid', paid, actor.userId);
   }
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { Migrator } from '@mikro-orm/migrations';
-import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
+import { DefaultLogger, defineConfig, MikroORM, type LogContext, type LoggerOptions } from '@mikro-orm/postgresql';
 import { entities } from './entities.js';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('../../migrations', import.meta.url));
@@ -8,10 +8,36 @@ export const MIGRATIONS_PATH = fileURLToPath(new URL('../../migrations', import.
 export interface OrmOptions {
   clientUrl: string;
   poolSize?: number;
-  /** Sees every SQL statement (tests count them to prove batching). */
-  onQuery?: (sql: string) => void;
+  /**
+   * Sees every SQL statement verbatim, with MikroORM's `?` placeholders (server-side ones as `$1`,
+   * `$2`, …) and its parameters: tests count them to prove batching and parse them to check tenancy.
+   */
+  onQuery?: (sql: string, params: readonly unknown[]) => void;
 }
 
+/** Hands each statement to `onQuery` as run: the default logger's line drops newlines, so a `--` comment would swallow the rest. */
+class StatementHook extends DefaultLogger {
+  constructor(
+    options: LoggerOptions,
+    private readonly onQuery: (sql: string, params: readonly unknown[]) => void,
+  ) {
+    super(options);
+  }
+
+  override logQuery(context: LogContext): void {
+    const namespace = context.namespace ?? 'query';
+    if (namespace === 'query' && context.query !== undefined && this.isEnabled(namespace, context)) this.onQuery(context.query, context.params ?? []);
+  }
+}
+
+/**
+ * One writer per table. An aggregate the ORM loads is written by the ORM: new ones are persisted,
+ * loaded ones change through their domain methods, and the unit of work writes both when it
+ * commits (inserts batched, `batchSize` rows per statement). Repositories never flush; a query
+ * that must see the unit of work's pending changes reads through the ORM (its flush mode writes
+ * them first). Set-based SQL writes only tables no use case loads as entities: time series,
+ * counters, errors, the outbox; set-based reads anywhere.
+ */
 export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions) {
   return defineConfig({
     clientUrl,
@@ -31,7 +57,7 @@ export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions) {
     // Every use goes through a request or job context; the global manager is a bug.
     allowGlobalContext: false,
     debug: onQuery ? ['query'] : false,
-    ...(onQuery ? { logger: (message: string) => message.includes('[query]') && onQuery(message) } : {}),
+    ...(onQuery ? { loggerFactory: (options: LoggerOptions) => new StatementHook(options, onQuery) } : {}),
   });
 }
 

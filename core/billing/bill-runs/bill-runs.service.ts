@@ -3,7 +3,7 @@ import type { ActivityLog } from '../../activity-log.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Clock } from '../../clock.js';
 import { BillRun, overlappingRun, type BillRunPhase } from '../../domain/billing/bill-run.js';
-import { Invoice, LineItem } from '../../domain/billing/invoice.js';
+import { invoiceOfDraft } from '../../domain/billing/invoice.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { EventOutbox } from '../../events/outbox.js';
 import type { JobQueue } from '../../queue/job-queue.js';
@@ -13,8 +13,9 @@ import type { SiteRepository } from '../../sites/sites.repository.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
 import { parseInput } from '../../validation.js';
 import { BILL_RUN_QUEUE, createBillRunCommand, listBillRunsQuery, type BillRunJob, type BillRunView } from './bill-runs.commands.js';
-import type { InvoiceIssuer } from '../invoices/invoice-issuing.js';
-import type { ContractDraft, InvoiceDraftsService } from '../invoices/invoice-drafts.service.js';
+import type { InvoiceDocuments } from '../invoices/invoice-documents.js';
+import type { InvoiceIssuer } from '../invoices/invoice-issuer.js';
+import type { InvoiceDraftsService } from '../invoices/invoice-drafts.service.js';
 import type { InvoiceRepository } from '../invoices/invoices.repository.js';
 import type { BillRunCounts, BillRunRepository } from './bill-runs.repository.js';
 import type { TemplateRepository } from '../catalogue/templates.service.js';
@@ -33,6 +34,7 @@ export interface BillRunsDependencies {
   templates: TemplateRepository;
   drafts: InvoiceDraftsService;
   issuer: InvoiceIssuer;
+  documents: InvoiceDocuments;
   queue: JobQueue;
   uow: UnitOfWork;
   clock: Clock;
@@ -67,60 +69,6 @@ const EMPTY_COUNTS: Omit<BillRunCounts, 'total'> = { contracts: 0, invoices: 0, 
 
 function withTotal(counts: Omit<BillRunCounts, 'total'>, billable: number | undefined): BillRunCounts {
   return { total: billable === undefined ? counts.contracts : Math.max(billable, counts.contracts), ...counts };
-}
-
-/** A draft's invoice row and line rows. */
-function invoiceOf(run: BillRun, result: Extract<ContractDraft, { draft: object }>, templateId: string, now: Date): { invoice: Invoice; lines: LineItem[] } {
-  const { contract, draft } = result;
-  const invoice = Object.assign(new Invoice(), {
-    id: randomUUID(),
-    accountId: run.accountId,
-    kind: 'invoice',
-    number: null,
-    contractId: contract.id,
-    customerId: contract.customerId,
-    billRunId: run.id,
-    periodStart: run.periodStart,
-    periodEnd: run.periodEnd,
-    state: 'draft',
-    netTotal: String(draft.netTotal),
-    taxes: draft.taxes.map((t) => ({ taxRateId: t.taxRateId, percentage: String(t.percentage), netAmount: String(t.netAmount), taxAmount: String(t.taxAmount) })),
-    grossTotal: String(draft.grossTotal),
-    prepaymentsTotal: String(draft.prepaymentsTotal),
-    amountDue: String(draft.amountDue),
-    prepaymentIds: result.prepaymentIds,
-    issuedAt: null,
-    dueDate: null,
-    templateId,
-    cancelsInvoiceId: null,
-    createdAt: now,
-    updatedAt: now,
-  } satisfies Invoice);
-  const lines = draft.lines.map((line, position) =>
-    Object.assign(new LineItem(), {
-      id: randomUUID(),
-      accountId: run.accountId,
-      invoiceId: invoice.id,
-      contractId: contract.id,
-      position,
-      description: line.description,
-      kind: line.kind,
-      quantity: String(line.quantity),
-      quantityScale: line.quantityScale,
-      unit: line.unit,
-      unitPrice: String(line.unitPrice),
-      netAmount: String(line.netAmount),
-      taxRateId: line.taxRateId,
-      taxRate: String(line.taxRate),
-      periodStart: line.periodStart,
-      periodEnd: line.periodEnd,
-      priceComponentId: line.priceComponentId,
-      priceId: line.priceId,
-      meterId: line.meterId,
-      createdAt: now,
-    } satisfies LineItem),
-  );
-  return { invoice, lines };
 }
 
 /**
@@ -251,9 +199,12 @@ export class BillRunsService implements ResourceService<BillRunView> {
         if (contracts.length === 0) return 'done';
         const now = deps.clock.now();
         const drafts = await deps.drafts.draftAll(run.accountId, contracts, run.periodStart, run.periodEnd);
-        const billed = drafts.flatMap((d) => (d.draft ? [invoiceOf(run, d, template, now)] : []));
-        const written = await deps.invoices.insertWithLines(billed.map((b) => b.invoice), billed.flatMap((b) => b.lines));
-        const overlapping = billed.filter((b) => !written.has(b.invoice.id)).map((b) => b.invoice.contractId);
+        const owner = { accountId: run.accountId, billRunId: run.id, templateId: template, now, newId: randomUUID };
+        const billed = drafts.flatMap((d) => (d.draft ? [invoiceOfDraft(d.draft, { ...owner, contractId: d.contract.id, customerId: d.contract.customerId, prepaymentIds: d.prepaymentIds })] : []));
+        // A contract another invoice (not cancelled) already bills for a day of the period gets an error instead.
+        const invoiced = await deps.invoices.contractsInvoiced(run.accountId, billed.map((b) => b.invoice.contractId), run.periodStart, run.periodEnd);
+        deps.invoices.addAll(billed.filter((b) => !invoiced.has(b.invoice.contractId)));
+        const overlapping = billed.filter((b) => invoiced.has(b.invoice.contractId)).map((b) => b.invoice.contractId);
         await deps.billRuns.addErrors([
           ...drafts.flatMap((d) => (d.error ? [{ billRunId: run.id, accountId: run.accountId, contractId: d.contract.id, ...d.error, createdAt: now }] : [])),
           ...overlapping.map((contractId) => ({
@@ -277,7 +228,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
   /** Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit. */
   private async issueDrafts(run: BillRun, token: string): Promise<void> {
     const { deps } = this;
-    while ((await deps.issuer.renderMissing(run.accountId, { runId: run.id }, deps.settings.batchSize)) > 0);
+    while ((await deps.documents.renderMissing(run.accountId, { runId: run.id }, deps.settings.batchSize)) > 0);
     const progress = new ProgressThrottle(deps.clock);
     for (;;) {
       const issued = await deps.uow.transactional(async (): Promise<string[] | 'lost'> => {
@@ -285,13 +236,12 @@ export class BillRunsService implements ResourceService<BillRunView> {
         const drafts = await deps.invoices.lockDrafts(run.id, deps.settings.batchSize);
         if (drafts.length === 0) return [];
         await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
-        await deps.invoices.flush();
         if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');
         return drafts.map((d) => d.id);
       });
       if (issued === 'lost') return;
       if (issued.length === 0) break;
-      await deps.issuer.renderMissing(run.accountId, { ids: issued }, issued.length);
+      await deps.documents.renderMissing(run.accountId, { ids: issued }, issued.length);
     }
     await this.finish(run, 'complete', 'bill_run.complete_success');
   }

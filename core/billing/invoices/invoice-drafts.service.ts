@@ -5,7 +5,7 @@ import type { Contract, ContractMeter } from '../../domain/contracts/contract.js
 import type { ContractMeterRepository, ContractRepository } from '../../contracts/contracts.repository.js';
 import { draftInvoice, type DraftProblem, type EnergyKind, type InvoiceDraft, type MeterEnergy, type PricedComponent } from '../../domain/billing/invoice-draft.js';
 import { formatCents } from '../../domain/billing/money.js';
-import { presentLine, presentTax, type InvoiceLineView, type InvoiceTaxView } from './invoice-issuing.js';
+import { presentLine, presentTax, type InvoiceLineView, type InvoiceTaxView } from './invoice-presenter.js';
 import { bucketEnergy, loadWindow } from '../../domain/measurements/bucket-energy.js';
 import { isBalanced, type Site } from '../../domain/sites/site.js';
 import { inForce, inForceOn } from '../../domain/periods.js';

@@ -1,4 +1,4 @@
-import type { Invoice, InvoiceKind, InvoiceState, LineItem } from '../../domain/billing/invoice.js';
+import type { Invoice, InvoiceKind, InvoiceState, InvoiceWithLines, LineItem } from '../../domain/billing/invoice.js';
 import type { ResourceRepository } from '../../resource.repository.js';
 
 export interface InvoiceFilter {
@@ -9,22 +9,27 @@ export interface InvoiceFilter {
   billRunId?: string;
 }
 
+/**
+ * Invoices and their lines are written by the unit of work alone: new ones are staged here, loaded
+ * ones change through their transitions, and both are written when the unit of work commits.
+ */
 export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFilter> {
   /** The invoice as stored now, its row locked until the transaction ends. */
   lockById(accountId: string, id: string): Promise<Invoice | null>;
+  /** Stages new invoices with their lines (written in batched inserts when the unit of work commits). */
+  addAll(invoices: readonly InvoiceWithLines[]): void;
   /**
-   * Inserts invoices with their lines, except those that would cover a day of a contract another
-   * invoice (not cancelled) covers — the exclusion constraint decides; answers the ids written.
+   * Which of these contracts already have an invoice that is not cancelled covering a day of
+   * [periodStart, periodEnd) — the rule of the exclusion constraint `invoices_one_per_contract_day`,
+   * read in one statement before drafts are staged so that each such contract gets its own error
+   * (the constraint stays the guard against a concurrent writer).
    */
-  insertWithLines(invoices: readonly Invoice[], lines: readonly LineItem[]): Promise<Set<string>>;
+  contractsInvoiced(accountId: string, contractIds: readonly string[], periodStart: string, periodEnd: string): Promise<Set<string>>;
   /** Up to `limit` drafts of the run, locked for this transaction, in id order. */
   lockDrafts(runId: string, limit: number): Promise<Invoice[]>;
-  /** Writes the staged changes of these invoices now (before the transaction reads its counts). */
-  flush(): Promise<void>;
   /** Reserves `count` numbers of the account, kind and year; answers the first (gap-free: the counter row is advanced in this transaction). */
   reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number>;
-  /** Locks (at a time) or unlocks (null) the prepayments invoices deducted; answers the ids that changed. */
-  setPaymentLocks(accountId: string, paymentIds: readonly string[], lockedAt: Date | null, now: Date): Promise<string[]>;
+  /** Deletes the run's drafts (with their lines); answers how many. */
   deleteDrafts(runId: string): Promise<number>;
   /** Issued invoices of the run (or these ids) that have no PDF yet. */
   withoutPdf(filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]>;

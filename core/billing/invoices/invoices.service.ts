@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../../auth/actor.js';
 import type { Clock } from '../../clock.js';
-import { Invoice, LineItem } from '../../domain/billing/invoice.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { listPage, loadOwned, type ListResult, type ResourceService } from '../../resource.service.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
 import { listInvoicesQuery, listLineItemsQuery, removedInvoiceQueryFields, removedLineItemQueryFields, type InvoiceView, type LineItemView } from './invoices.commands.js';
-import { presentInvoice, presentLineItem, type InvoiceIssuer } from './invoice-issuing.js';
+import type { InvoiceDocuments } from './invoice-documents.js';
+import type { InvoiceIssuer } from './invoice-issuer.js';
+import { presentInvoice, presentLineItem } from './invoice-presenter.js';
 import type { InvoiceRepository, LineItemRepository } from './invoices.repository.js';
 import type { TemplateRepository } from '../catalogue/templates.service.js';
 
@@ -15,11 +16,10 @@ export interface InvoicesDependencies {
   lineItems: LineItemRepository;
   templates: TemplateRepository;
   issuer: InvoiceIssuer;
+  documents: InvoiceDocuments;
   uow: UnitOfWork;
   clock: Clock;
 }
-
-const negate = (value: string) => String(-BigInt(value));
 
 /** Invoices and credit notes: read, their PDFs, and cancellation by credit note. */
 export class InvoicesService implements ResourceService<InvoiceView> {
@@ -59,40 +59,19 @@ export class InvoicesService implements ResourceService<InvoiceView> {
       await loadOwned(deps.invoices, actor, 'invoice', id);
       const invoice = await deps.invoices.lockById(actor.accountId, id);
       if (!invoice) throw new NotFoundError('invoice', id);
-      if (invoice.kind !== 'invoice' || invoice.state !== 'issued') {
-        throw new ConflictError('invoice_not_cancellable', `Only an issued invoice can be cancelled; this ${invoice.kind.replace('_', ' ')} is ${invoice.state}.`);
-      }
       const now = deps.clock.now();
-      const credit = Object.assign(new Invoice(), {
-        ...invoice,
-        id: randomUUID(),
-        kind: 'credit_note',
-        number: null,
-        state: 'draft',
-        netTotal: negate(invoice.netTotal),
-        taxes: invoice.taxes.map((t) => ({ ...t, netAmount: negate(t.netAmount), taxAmount: negate(t.taxAmount) })),
-        grossTotal: negate(invoice.grossTotal),
-        prepaymentsTotal: negate(invoice.prepaymentsTotal),
-        amountDue: negate(invoice.amountDue),
-        prepaymentIds: [],
-        issuedAt: null,
-        dueDate: null,
-        templateId: (await deps.templates.defaultOf(actor.accountId, 'credit_note')).id,
-        cancelsInvoiceId: invoice.id,
-        createdAt: now,
-        updatedAt: now,
-      } satisfies Invoice);
-      const lines = (await deps.lineItems.findByInvoiceIds(actor.accountId, [invoice.id])).map((line) =>
-        Object.assign(new LineItem(), { ...line, id: randomUUID(), invoiceId: credit.id, quantity: negate(line.quantity), netAmount: negate(line.netAmount), createdAt: now }),
-      );
-      await deps.issuer.issue(actor.accountId, 'credit_note', [credit], now, actor.userId);
-      await deps.invoices.insertWithLines([credit], lines);
-      Object.assign(invoice, { state: 'cancelled', updatedAt: now });
+      const lines = await deps.lineItems.findByInvoiceIds(actor.accountId, [invoice.id]);
+      const templateId = (await deps.templates.defaultOf(actor.accountId, 'credit_note')).id;
+      const cancelled = invoice.cancel(lines, { templateId, now, newId: randomUUID });
+      if (!cancelled.ok) throw new ConflictError(cancelled.refusal.code, cancelled.refusal.message);
+      const credit = cancelled.value;
+      deps.invoices.addAll([credit]);
+      await deps.issuer.issue(actor.accountId, 'credit_note', [credit.invoice], now, actor.userId);
       await deps.issuer.setPaymentLocks({ accountId: actor.accountId, userId: actor.userId }, invoice.prepaymentIds, null, now);
       await deps.issuer.record(actor.accountId, 'invoice.cancelled', [invoice], actor.userId);
-      return credit;
+      return credit.invoice;
     });
-    await deps.issuer.renderMissing(actor.accountId, { ids: [creditNote.id] });
+    await deps.documents.renderMissing(actor.accountId, { ids: [creditNote.id] });
     return presentInvoice(creditNote);
   }
 }

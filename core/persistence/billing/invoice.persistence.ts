@@ -1,4 +1,4 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { defineEntity, JsonType, p, type Platform, type TransformContext } from '@mikro-orm/core';
 import { BillRun, BillRunError } from '../../domain/billing/bill-run.js';
 import { Invoice, LineItem, type InvoiceTax } from '../../domain/billing/invoice.js';
 import { AccountEntity } from '../accounts/account.entities.js';
@@ -39,6 +39,29 @@ export const BillRunErrorEntity = defineEntity({
   },
 });
 
+/** An invoice's taxes as stored: the integers as strings in the JSON (bigints have no JSON form). */
+interface StoredTax {
+  taxRateId: string;
+  percentage: string;
+  netAmount: string;
+  taxAmount: string;
+}
+
+/** `invoices.taxes` (jsonb): the domain's bigints, stored as the decimal strings they always were. */
+export class InvoiceTaxesType extends JsonType {
+  override convertToDatabaseValue(value: unknown, platform: Platform, context?: TransformContext): string | null {
+    if (value == null) return null;
+    const stored = (value as InvoiceTax[]).map((t): StoredTax => ({ taxRateId: t.taxRateId, percentage: String(t.percentage), netAmount: String(t.netAmount), taxAmount: String(t.taxAmount) }));
+    return super.convertToDatabaseValue(stored, platform, context);
+  }
+
+  override convertToJSValue(value: unknown, platform: Platform, context?: TransformContext): unknown {
+    const stored = super.convertToJSValue(value, platform, context) as StoredTax[] | null;
+    if (stored == null) return stored;
+    return stored.map((t): InvoiceTax => ({ taxRateId: t.taxRateId, percentage: BigInt(t.percentage), netAmount: BigInt(t.netAmount), taxAmount: BigInt(t.taxAmount) }));
+  }
+}
+
 /**
  * At most one invoice that is not cancelled covers a day of a contract: the exclusion constraint
  * makes this the database's rule (btree_gist provides `=` on uuids in a GiST index).
@@ -70,11 +93,11 @@ export const InvoiceEntity = defineEntity({
     periodStart: p.string().columnType('date'),
     periodEnd: p.string().columnType('date'),
     state: p.string().length(16),
-    netTotal: p.bigint('string'),
-    taxes: p.json<InvoiceTax[]>(),
-    grossTotal: p.bigint('string'),
-    prepaymentsTotal: p.bigint('string'),
-    amountDue: p.bigint('string'),
+    netTotal: p.bigint(),
+    taxes: p.type(InvoiceTaxesType).$type<InvoiceTax[]>(),
+    grossTotal: p.bigint(),
+    prepaymentsTotal: p.bigint(),
+    amountDue: p.bigint(),
     prepaymentIds: p.json<string[]>(),
     issuedAt: p.datetime(3).nullable(),
     dueDate: p.string().columnType('date').nullable(),
@@ -97,13 +120,13 @@ export const LineItemEntity = defineEntity({
     position: p.integer(),
     description: p.string().length(200),
     kind: p.string().length(16),
-    quantity: p.bigint('string'),
+    quantity: p.bigint(),
     quantityScale: p.smallint(),
     unit: p.string().length(8),
-    unitPrice: p.bigint('string'),
-    netAmount: p.bigint('string'),
+    unitPrice: p.bigint(),
+    netAmount: p.bigint(),
     taxRateId: p.uuid(),
-    taxRate: p.bigint('string'),
+    taxRate: p.bigint(),
     periodStart: p.string().columnType('date'),
     periodEnd: p.string().columnType('date'),
     priceComponentId: p.uuid(),

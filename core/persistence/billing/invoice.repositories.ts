@@ -1,9 +1,9 @@
-import { LockMode } from '@mikro-orm/core';
+import { FlushMode, LockMode, Utils } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { InvoiceFilter, InvoiceRepository, LineItemRepository } from '../../billing/invoices/invoices.repository.js';
 import type { BillRunCounts, BillRunRepository } from '../../billing/bill-runs/bill-runs.repository.js';
 import type { BillRun, BillRunError, BillRunState } from '../../domain/billing/bill-run.js';
-import type { Invoice, InvoiceKind, LineItem } from '../../domain/billing/invoice.js';
+import type { Invoice, InvoiceKind, InvoiceState, InvoiceWithLines, LineItem } from '../../domain/billing/invoice.js';
 import type { Contract } from '../../domain/contracts/contract.js';
 import type { Page, PageQuery } from '../../pagination.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
@@ -59,20 +59,23 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
 
   async counts(runIds: readonly string[]): Promise<Map<string, Omit<BillRunCounts, 'total'>>> {
     if (runIds.length === 0) return new Map();
-    const rows = await this.em.execute<{ id: string; invoices: string; issued: string; errors: string }[]>(
-      `select r.id,
-              (select count(*) from invoices i where i.bill_run_id = r.id::uuid) as invoices,
-              (select count(*) from invoices i where i.bill_run_id = r.id::uuid and i.state <> 'draft') as issued,
-              (select count(*) from bill_run_errors e where e.bill_run_id = r.id::uuid) as errors
-         from json_array_elements_text(?::json) as r(id)`,
+    // Through the ORM, which writes what the unit of work holds first (flush mode ALWAYS): the counts
+    // include the invoices staged or issued and not yet written (a batch's progress event counts it).
+    const invoices = await this.em.countBy(InvoiceEntity, ['billRunId', 'state'], { where: { billRunId: { $in: [...runIds] } }, flushMode: FlushMode.ALWAYS });
+    const errors = await this.em.execute<{ bill_run_id: string; errors: string }[]>(
+      `select bill_run_id, count(*) as errors from bill_run_errors where bill_run_id in ${IN_IDS} group by bill_run_id`,
       [ids(runIds)],
     );
-    return new Map(
-      rows.map((row) => {
-        const [invoices, issued, errors] = [Number(row.invoices), Number(row.issued), Number(row.errors)];
-        return [row.id, { contracts: invoices + errors, invoices, issued, errors }];
-      }),
-    );
+    const counts = new Map(runIds.map((id) => [id, { contracts: 0, invoices: 0, issued: 0, errors: 0 }]));
+    for (const [key, count] of Object.entries(invoices)) {
+      const [runId, state] = key.split(Utils.PK_SEPARATOR) as [string, InvoiceState];
+      const run = counts.get(runId)!;
+      run.invoices += count;
+      if (state !== 'draft') run.issued += count;
+    }
+    for (const row of errors) counts.get(row.bill_run_id)!.errors = Number(row.errors);
+    for (const run of counts.values()) run.contracts = run.invoices + run.errors;
+    return counts;
   }
 
   errorsOf(runIds: readonly string[]): Promise<BillRunError[]> {
@@ -102,58 +105,6 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
   }
 }
 
-function invoiceRow(invoice: Invoice): Record<string, unknown> {
-  return {
-    id: invoice.id,
-    account_id: invoice.accountId,
-    kind: invoice.kind,
-    number: invoice.number,
-    contract_id: invoice.contractId,
-    customer_id: invoice.customerId,
-    bill_run_id: invoice.billRunId,
-    period_start: invoice.periodStart,
-    period_end: invoice.periodEnd,
-    state: invoice.state,
-    net_total: invoice.netTotal,
-    taxes: invoice.taxes,
-    gross_total: invoice.grossTotal,
-    prepayments_total: invoice.prepaymentsTotal,
-    amount_due: invoice.amountDue,
-    prepayment_ids: invoice.prepaymentIds,
-    issued_at: invoice.issuedAt,
-    due_date: invoice.dueDate,
-    template_id: invoice.templateId,
-    cancels_invoice_id: invoice.cancelsInvoiceId,
-    created_at: invoice.createdAt,
-    updated_at: invoice.updatedAt,
-  };
-}
-
-function lineRow(line: LineItem): Record<string, unknown> {
-  return {
-    id: line.id,
-    account_id: line.accountId,
-    invoice_id: line.invoiceId,
-    contract_id: line.contractId,
-    position: line.position,
-    description: line.description,
-    kind: line.kind,
-    quantity: line.quantity,
-    quantity_scale: line.quantityScale,
-    unit: line.unit,
-    unit_price: line.unitPrice,
-    net_amount: line.netAmount,
-    tax_rate_id: line.taxRateId,
-    tax_rate: line.taxRate,
-    period_start: line.periodStart,
-    period_end: line.periodEnd,
-    price_component_id: line.priceComponentId,
-    price_id: line.priceId,
-    meter_id: line.meterId,
-    created_at: line.createdAt,
-  };
-}
-
 export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, InvoiceFilter> implements InvoiceRepository {
   constructor(em: EntityManager) {
     super(em, InvoiceEntity);
@@ -163,30 +114,27 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return this.em.findOne(InvoiceEntity, { accountId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
-  async insertWithLines(invoices: readonly Invoice[], lines: readonly LineItem[]): Promise<Set<string>> {
-    if (invoices.length === 0) return new Set();
-    // `on conflict do nothing` also covers the exclusion constraint: an invoice overlapping one that
-    // is not cancelled is simply not written.
-    const written = await this.em.execute<{ id: string }[]>(
-      `insert into invoices select * from json_populate_recordset(null::invoices, ?::json) on conflict do nothing returning id`,
-      [JSON.stringify(invoices.map(invoiceRow))],
-    );
-    const ok = new Set(written.map((row) => row.id));
-    await this.insertLines(lines.filter((line) => ok.has(line.invoiceId)));
-    return ok;
+  addAll(invoices: readonly InvoiceWithLines[]): void {
+    for (const { invoice, lines } of invoices) {
+      this.em.persist(invoice);
+      for (const line of lines) this.em.persist(line);
+    }
   }
 
-  private async insertLines(lines: readonly LineItem[]): Promise<void> {
-    if (lines.length === 0) return;
-    await this.em.execute(`insert into line_items select * from json_populate_recordset(null::line_items, ?::json)`, [JSON.stringify(lines.map(lineRow))]);
+  async contractsInvoiced(accountId: string, contractIds: readonly string[], periodStart: string, periodEnd: string): Promise<Set<string>> {
+    if (contractIds.length === 0) return new Set();
+    // The exclusion constraint's rule (see InvoiceEntity): an invoice, not cancelled, sharing a day.
+    const rows = await this.em.execute<{ contract_id: string }[]>(
+      `select distinct i.contract_id from invoices i
+        where i.account_id = ? and i.contract_id in ${IN_IDS} and i.kind = 'invoice' and i.state <> 'cancelled'
+          and daterange(i.period_start, i.period_end) && daterange(?::date, ?::date)`,
+      [accountId, ids(contractIds), periodStart, periodEnd],
+    );
+    return new Set(rows.map((row) => row.contract_id));
   }
 
   lockDrafts(runId: string, limit: number): Promise<Invoice[]> {
     return this.em.find(InvoiceEntity, { billRunId: runId, state: 'draft' }, { orderBy: { id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  }
-
-  flush(): Promise<void> {
-    return this.em.flush();
   }
 
   async reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number> {
@@ -199,20 +147,9 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return row!.last_number - count + 1;
   }
 
-  async setPaymentLocks(accountId: string, paymentIds: readonly string[], lockedAt: Date | null, now: Date): Promise<string[]> {
-    if (paymentIds.length === 0) return [];
-    const changed = await this.em.execute<{ id: string }[]>(
-      `update payments set locked_at = ?, updated_at = ?
-        where account_id = ? and locked_at is ${lockedAt ? 'null' : 'not null'} and id in ${IN_IDS}
-        returning id`,
-      [lockedAt, now, accountId, ids(paymentIds)],
-    );
-    return changed.map((row) => row.id);
-  }
-
-  async deleteDrafts(runId: string): Promise<number> {
-    const rows = await this.em.execute<{ id: string }[]>(`delete from invoices where bill_run_id = ? and state = 'draft' returning id`, [runId]);
-    return rows.length;
+  deleteDrafts(runId: string): Promise<number> {
+    // Lines go with their invoice (on delete cascade); no use case holds a run's drafts when it is deleted.
+    return this.em.nativeDelete(InvoiceEntity, { billRunId: runId, state: 'draft' });
   }
 
   async withoutPdf(filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]> {

@@ -1,4 +1,4 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { defineEntity, LockMode, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Payment } from '../../domain/payments/payment.js';
 import { PaymentMethod } from '../../domain/payments/payment-method.js';
@@ -146,6 +146,11 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
 
   addAll(payments: readonly Payment[]): void {
     for (const payment of payments) this.em.persist(payment);
+  }
+
+  lockByIds(accountId: string, ids: readonly string[]): Promise<Payment[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.em.find(PaymentEntity, { accountId, id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
   async prepaymentsDue(accountId: string, keys: readonly PrepaymentKey[], exceptId?: string): Promise<PrepaymentKey[]> {

@@ -1,0 +1,67 @@
+import type { AccountRepository } from '../../accounts/accounts.repository.js';
+import type { ContractRepository } from '../../contracts/contracts.repository.js';
+import { numberingYear, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
+import { calendarDateOf } from '../../domain/time/calendar-date.js';
+import { ConflictError } from '../../errors.js';
+import type { EventOutbox, NewEvent } from '../../events/outbox.js';
+import { recordPayments } from '../../payments/payment-events.js';
+import type { PaymentRepository } from '../../payments/payments.repository.js';
+import { presentInvoice } from './invoice-presenter.js';
+import type { InvoiceRepository } from './invoices.repository.js';
+
+export interface InvoiceIssuerDependencies {
+  accounts: AccountRepository;
+  contracts: ContractRepository;
+  invoices: InvoiceRepository;
+  payments: PaymentRepository;
+  outbox: EventOutbox;
+}
+
+/**
+ * Issuing inside the caller's transaction: numbers from the account's counter row, the deducted
+ * prepayments locked, and the `invoice.*` events. Bill runs issue drafts with it, cancellation its
+ * credit notes; the PDFs follow after the commit (InvoiceDocuments).
+ */
+export class InvoiceIssuer {
+  constructor(private readonly deps: InvoiceIssuerDependencies) {}
+
+  /** Numbers and issues drafts of one account and kind (new or loaded: the unit of work writes them). */
+  async issue(accountId: string, kind: InvoiceKind, invoices: readonly Invoice[], now: Date, userId: string | null = null): Promise<void> {
+    if (invoices.length === 0) return;
+    const other = invoices.find((invoice) => invoice.kind !== kind);
+    if (other) throw new Error(`Invoice ${other.id} is a ${other.kind}, numbered apart from a ${kind}.`);
+    const { timezone } = (await this.deps.accounts.findAccount(accountId))!;
+    const issueDate = calendarDateOf(now, timezone);
+    const first = await this.deps.invoices.reserveNumbers(accountId, kind, numberingYear(issueDate), invoices.length);
+    invoices.forEach((invoice, index) => {
+      const issued = invoice.issue({ sequence: first + index, issuedAt: now, issueDate });
+      if (!issued.ok) throw new ConflictError(issued.refusal.code, issued.refusal.message);
+    });
+    if (kind === 'invoice') await this.setPaymentLocks({ accountId, userId }, invoices.flatMap((i) => i.prepaymentIds), now, now);
+    await this.record(accountId, 'invoice.issued', invoices, userId);
+  }
+
+  /** Locks (or, with null, unlocks) the prepayments invoices deducted, each that changes with its `payment.updated`. */
+  async setPaymentLocks(causer: Pick<NewEvent, 'accountId' | 'userId'>, paymentIds: readonly string[], lockedAt: Date | null, now: Date): Promise<void> {
+    if (paymentIds.length === 0) return;
+    const payments = await this.deps.payments.lockByIds(causer.accountId, paymentIds);
+    const changed = payments.filter((payment) => (lockedAt ? payment.lockedAt === null : payment.lockedAt !== null));
+    if (changed.length === 0) return;
+    for (const payment of changed) {
+      payment.lockedAt = lockedAt;
+      payment.updatedAt = now;
+    }
+    const contracts = await this.deps.contracts.findByIds(causer.accountId, [...new Set(changed.map((p) => p.contractId))]);
+    const siteOf = new Map(contracts.map((c) => [c.id, c.siteId]));
+    await recordPayments(this.deps.outbox, causer, 'payment.updated', changed, (contractId) => siteOf.get(contractId)!);
+  }
+
+  /** `invoice.*` events, with the sites of the invoices' contracts. */
+  async record(accountId: string, type: 'invoice.issued' | 'invoice.cancelled' | 'invoice.paid', invoices: readonly Invoice[], userId: string | null = null): Promise<void> {
+    const contracts = await this.deps.contracts.findByIds(accountId, [...new Set(invoices.map((i) => i.contractId))]);
+    const siteOf = new Map(contracts.map((c) => [c.id, c.siteId]));
+    await this.deps.outbox.record(
+      invoices.map((invoice) => ({ accountId, userId, type, entityId: invoice.id, data: presentInvoice(invoice), siteIds: [siteOf.get(invoice.contractId)!] })),
+    );
+  }
+}
