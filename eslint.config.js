@@ -21,6 +21,24 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // Invoices and bill runs change state only through their aggregates in core/domain, where
+    // every transition is table-tested; anywhere else, writing `state` or `phase` is an error.
+    files: ['core/billing/**', 'core/payments/**', 'core/persistence/billing/**', 'core/persistence/payments/**', 'rest/**', 'graphql/**', 'app/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'AssignmentExpression > MemberExpression.left[property.name=/^(state|phase)$/]',
+          message: 'Change an invoice or bill run through its aggregate in core/domain (e.g. invoice.issue(), run.finishPhase()).',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Object'][callee.property.name='assign'] Property[key.name=/^(state|phase)$/]",
+          message: 'Change an invoice or bill run through its aggregate in core/domain (e.g. invoice.issue(), run.finishPhase()).',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
   },
