@@ -1,13 +1,22 @@
-import { DriverException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 
-/** PostgreSQL's exclusion_violation: an exclusion constraint is the unique index of ranges. */
-const EXCLUSION_VIOLATION = '23P01';
+/**
+ * PostgreSQL's unique_violation and exclusion_violation (an exclusion constraint is the unique index
+ * of ranges, or a deferred "one default"). A deferred constraint fails at COMMIT, where the driver's
+ * error reaches us unconverted, so the code is read from whatever was thrown.
+ */
+const UNIQUENESS_VIOLATIONS = new Set(['23505', '23P01']);
 
 const isUniquenessViolation = (error: unknown) =>
-  error instanceof UniqueConstraintViolationException || (error instanceof DriverException && error.code === EXCLUSION_VIOLATION);
+  error instanceof UniqueConstraintViolationException || UNIQUENESS_VIOLATIONS.has(String((error as { code?: unknown } | null)?.code));
+
+/** PostgreSQL's deadlock_detected: it aborts one of the transactions waiting on each other. */
+const isDeadlock = (error: unknown) => String((error as { code?: unknown } | null)?.code) === '40P01';
+
+const writeConflict = () => new ConflictError('write_conflict', 'A concurrent request wrote a conflicting record; read the current state and retry.');
 
 /** Runs a use case in a transaction on the current request's (or job's) EntityManager fork. */
 export class MikroUnitOfWork implements UnitOfWork {
@@ -21,9 +30,12 @@ export class MikroUnitOfWork implements UnitOfWork {
       // between two concurrent requests, and the later one learns it here instead of seeing a 500:
       // its recheck now sees what the earlier one committed and gives the answer it would have got
       // coming second. Without a recheck, or when the record has gone again, it is a write conflict.
+      // Two requests moving the same default can also deadlock on each other's rows while the
+      // deferred check waits: the victim is told the same, and a retry succeeds.
+      if (isDeadlock(error)) throw writeConflict();
       if (!isUniquenessViolation(error)) throw error;
       if (recheck) await this.em.transactional(recheck);
-      throw new ConflictError('write_conflict', 'A concurrent request wrote a conflicting record; read the current state and retry.');
+      throw writeConflict();
     }
   }
 }

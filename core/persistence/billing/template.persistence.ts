@@ -9,7 +9,7 @@ export const TemplateEntity = defineEntity({
   class: Template,
   tableName: 'templates',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
-  uniques: [{ name: 'templates_one_default_per_kind', properties: ['accountId', 'kind'], where: 'is_default' }],
+  // One default per kind: a deferrable exclusion constraint in the migrations (checked at commit).
   properties: {
     id: p.uuid().primary(),
     accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
@@ -38,7 +38,5 @@ export class MikroTemplateRepository extends AccountScopedRepository<Template, {
   async clearDefault(accountId: string, kind: TemplateKind, exceptId: string): Promise<void> {
     const current = await this.em.find(TemplateEntity, { accountId, kind, isDefault: true, id: { $ne: exceptId } });
     for (const template of current) template.isDefault = false;
-    // Written now, not at commit: the partial unique index must never see two defaults.
-    await this.em.flush();
   }
 }

@@ -23,7 +23,7 @@ export const PaymentMethodEntity = defineEntity({
   class: PaymentMethod,
   tableName: 'payment_methods',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'customerId'] }],
-  uniques: [{ name: 'payment_methods_one_default_per_customer', properties: ['customerId'], where: 'is_default' }],
+  // One default per customer: a deferrable exclusion constraint in the migrations (checked at commit).
   properties: {
     id: p.uuid().primary(),
     accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
@@ -110,8 +110,6 @@ export class MikroPaymentMethodRepository extends AccountScopedRepository<Paymen
   async clearDefault(accountId: string, customerId: string, exceptId: string, now: Date): Promise<PaymentMethod[]> {
     const current = await this.em.find(PaymentMethodEntity, { accountId, customerId, isDefault: true, id: { $ne: exceptId } });
     for (const method of current) Object.assign(method, { isDefault: false, updatedAt: now });
-    // Written now, not at commit: the partial unique index must never see two defaults.
-    await this.em.flush();
     return current;
   }
 
