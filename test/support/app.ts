@@ -33,7 +33,7 @@ export interface SignedUp {
   api: Api;
 }
 
-export async function startTestApp(env: Record<string, string> = {}, hooks: { onQuery?: (sql: string) => void } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, hooks: { onQuery?: (sql: string, params: readonly unknown[]) => void } = {}): Promise<TestApp> {
   const database = await createTestDatabase(inject('templateDatabase'));
   const config = loadConfig({
     DATABASE_URL: database.url,

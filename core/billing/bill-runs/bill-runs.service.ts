@@ -233,7 +233,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
     for (;;) {
       const issued = await deps.uow.transactional(async (): Promise<string[] | 'lost'> => {
         if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
-        const drafts = await deps.invoices.lockDrafts(run.id, deps.settings.batchSize);
+        const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, deps.settings.batchSize);
         if (drafts.length === 0) return [];
         await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
         if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');

@@ -29,7 +29,7 @@ export class InvoiceDocuments {
 
   /** Renders and stores the PDF of every issued invoice among `ids`, or of the run, that has none; answers how many. */
   async renderMissing(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit = 100): Promise<number> {
-    const invoices = await this.deps.invoices.withoutPdf(filter, limit);
+    const invoices = await this.deps.invoices.withoutPdf(accountId, filter, limit);
     if (invoices.length === 0) return 0;
     const documents = await this.documents(accountId, invoices);
     const pdfs = [];

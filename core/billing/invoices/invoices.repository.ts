@@ -26,13 +26,13 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
    */
   contractsInvoiced(accountId: string, contractIds: readonly string[], periodStart: string, periodEnd: string): Promise<Set<string>>;
   /** Up to `limit` drafts of the run, locked for this transaction, in id order. */
-  lockDrafts(runId: string, limit: number): Promise<Invoice[]>;
+  lockDrafts(accountId: string, runId: string, limit: number): Promise<Invoice[]>;
   /** Reserves `count` numbers of the account, kind and year; answers the first (gap-free: the counter row is advanced in this transaction). */
   reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number>;
   /** Deletes the run's drafts (with their lines); answers how many. */
   deleteDrafts(runId: string): Promise<number>;
   /** Issued invoices of the run (or these ids) that have no PDF yet. */
-  withoutPdf(filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]>;
+  withoutPdf(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]>;
   savePdfs(pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void>;
   pdfOf(accountId: string, invoiceId: string): Promise<Buffer | null>;
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<Invoice[]>;

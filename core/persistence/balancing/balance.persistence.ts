@@ -81,8 +81,8 @@ export class MikroBalancingRepository implements BalancingRepository {
        select gen_random_uuid(), m.account_id, m.site_id, to_timestamp(min(c.from_at) / 1000.0), to_timestamp(max(c.to_at) / 1000.0)
        from json_to_recordset(?::json) as c(meter_id uuid, from_at bigint, to_at bigint)
        join meters m on m.id = c.meter_id and m.account_id = ?
-       join sites s on s.id = m.site_id
-       where s.type like 'balanced%' or exists (select 1 from meters v where v.site_id = s.id and v.formula is not null)
+       join sites s on s.id = m.site_id and s.account_id = m.account_id
+       where s.type like 'balanced%' or exists (select 1 from meters v where v.account_id = s.account_id and v.site_id = s.id and v.formula is not null)
        group by m.account_id, m.site_id
        returning site_id`,
       [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId],
@@ -95,9 +95,10 @@ export class MikroBalancingRepository implements BalancingRepository {
   }
 
   async takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]> {
+    // Converted outside RETURNING, which takes immutable functions only (extract on timestamptz is stable).
     const rows = await this.em.execute<{ from_at: string; to_at: string }[]>(
-      `delete from balancing_dirty_ranges where account_id = ? and site_id = ?
-       returning extract(epoch from from_at) * 1000 as from_at, extract(epoch from to_at) * 1000 as to_at`,
+      `with taken as (delete from balancing_dirty_ranges where account_id = ? and site_id = ? returning from_at, to_at)
+       select extract(epoch from from_at) * 1000 as from_at, extract(epoch from to_at) * 1000 as to_at from taken`,
       [accountId, siteId],
     );
     return rows.map((r) => ({ from: Number(r.from_at), to: Number(r.to_at) }));

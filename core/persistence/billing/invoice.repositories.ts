@@ -42,8 +42,8 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
   async unhandledContracts(run: BillRun, limit: number): Promise<Contract[]> {
     const rows = await this.em.execute<{ id: string }[]>(
       `select c.id from contracts c where ${BILLABLE}
-          and not exists (select 1 from invoices i where i.bill_run_id = ? and i.contract_id = c.id)
-          and not exists (select 1 from bill_run_errors e where e.bill_run_id = ? and e.contract_id = c.id)
+          and not exists (select 1 from invoices i where i.account_id = c.account_id and i.bill_run_id = ? and i.contract_id = c.id)
+          and not exists (select 1 from bill_run_errors e where e.account_id = c.account_id and e.bill_run_id = ? and e.contract_id = c.id)
         order by c.site_id, c.id
         limit ?`,
       [...billableParameters(run), run.id, run.id, limit],
@@ -133,8 +133,8 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return new Set(rows.map((row) => row.contract_id));
   }
 
-  lockDrafts(runId: string, limit: number): Promise<Invoice[]> {
-    return this.em.find(InvoiceEntity, { billRunId: runId, state: 'draft' }, { orderBy: { id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  lockDrafts(accountId: string, runId: string, limit: number): Promise<Invoice[]> {
+    return this.em.find(InvoiceEntity, { accountId, billRunId: runId, state: 'draft' }, { orderBy: { id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
   async reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number> {
@@ -152,16 +152,16 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return this.em.nativeDelete(InvoiceEntity, { billRunId: runId, state: 'draft' });
   }
 
-  async withoutPdf(filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]> {
+  async withoutPdf(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]> {
     const rows = await this.em.execute<{ id: string }[]>(
       `select i.id from invoices i
-        where (i.bill_run_id = ? or i.id in ${IN_IDS}) and i.number is not null
-          and not exists (select 1 from invoice_pdfs p where p.invoice_id = i.id)
+        where i.account_id = ? and (i.bill_run_id = ? or i.id in ${IN_IDS}) and i.number is not null
+          and not exists (select 1 from invoice_pdfs p where p.account_id = i.account_id and p.invoice_id = i.id)
         order by i.id limit ?`,
-      [filter.runId ?? null, ids(filter.ids ?? []), limit],
+      [accountId, filter.runId ?? null, ids(filter.ids ?? []), limit],
     );
     if (rows.length === 0) return [];
-    return this.em.find(InvoiceEntity, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
+    return this.em.find(InvoiceEntity, { accountId, id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
   }
 
   async savePdfs(pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void> {
@@ -176,7 +176,7 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
 
   async pdfOf(accountId: string, invoiceId: string): Promise<Buffer | null> {
     const [row] = await this.em.execute<{ content: Buffer }[]>(
-      `select p.content from invoice_pdfs p join invoices i on i.id = p.invoice_id where i.account_id = ? and i.id = ?`,
+      `select p.content from invoice_pdfs p join invoices i on i.id = p.invoice_id and i.account_id = p.account_id where p.account_id = ? and i.id = ?`,
       [accountId, invoiceId],
     );
     return row?.content ?? null;

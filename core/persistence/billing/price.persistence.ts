@@ -96,7 +96,7 @@ export class MikroPriceRepository extends AccountScopedRepository<Price, { price
 
   async isUsedByIssuedInvoice(accountId: string, id: string): Promise<boolean> {
     const [row] = await this.em.execute<{ used: boolean }[]>(
-      `select exists (select 1 from line_items l join invoices i on i.id = l.invoice_id
+      `select exists (select 1 from line_items l join invoices i on i.id = l.invoice_id and i.account_id = l.account_id
                        where l.account_id = ? and l.price_id = ? and i.state <> 'draft') as used`,
       [accountId, id],
     );

@@ -125,11 +125,11 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
     const rows = await this.em.execute<DueRow[]>(
       `select d.id, d.entity_id, jsonb_array_length(d.attempts) as attempt_count,
               e.id as event_id, e.account_id, e.sequence, e.type, e.user_id, e.site_ids, e.data, e.created_at
-         from webhook_deliveries d join events e on e.id = d.event_id
+         from webhook_deliveries d join events e on e.id = d.event_id and e.account_id = d.account_id
          -- One index lookup per candidate, whatever the statistics say after a burst (an anti-join
          -- planned on stale statistics compared every pending delivery with every other).
          left join lateral (select 1 as waiting from webhook_deliveries held
-                             where held.endpoint_id = d.endpoint_id and held.entity_id = d.entity_id and held.state = 'pending'
+                             where held.account_id = d.account_id and held.endpoint_id = d.endpoint_id and held.entity_id = d.entity_id and held.state = 'pending'
                                and held.event_sequence < d.event_sequence and held.next_attempt_at > ?
                              limit 1) earlier on true
         where d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= ? and earlier.waiting is null
