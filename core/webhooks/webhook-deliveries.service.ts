@@ -53,7 +53,7 @@ export class WebhookDeliveriesService {
   async retry(actor: Actor, id: string): Promise<DeliveryView> {
     const delivery = await this.deps.uow.transactional(async () => {
       const found = await this.load(actor, id);
-      Object.assign(found, { state: 'pending', nextAttemptAt: this.deps.clock.now(), updatedAt: this.deps.clock.now() });
+      found.sendAgain(this.deps.clock.now());
       return found;
     });
     await this.deps.queue.enqueue(WEBHOOK_QUEUE, { endpointId: delivery.endpointId } satisfies DeliverWebhooksJob, delivery.endpointId);

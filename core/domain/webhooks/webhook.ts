@@ -42,6 +42,13 @@ export class WebhookDelivery {
   deliveredAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
+
+  /** Sent again now, whatever it came to before: a retry, or a replay of a delivered one. */
+  sendAgain(now: Date): void {
+    this.state = 'pending';
+    this.nextAttemptAt = now;
+    this.updatedAt = now;
+  }
 }
 
 /**
