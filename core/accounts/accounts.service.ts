@@ -119,7 +119,7 @@ export class AccountsService {
   }
 
   private addApiToken(user: User): { tokenId: string; apiToken: string } {
-    const apiToken = generateToken('ebbs_api');
+    const apiToken = generateToken('ebbs_api', user.accountId);
     const token = Object.assign(new ApiToken(), {
       id: randomUUID(),
       accountId: user.accountId,

@@ -8,7 +8,7 @@ import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokens } from './access-token.js';
 import type { Actor } from './actor.js';
 import { GRANT_TYPES, oauthCommand, type TokenGrant } from './auth.commands.js';
 import type { ActiveApiToken, CredentialsRepository } from './credentials.repository.js';
-import { generateToken, hashToken } from './secret-token.js';
+import { generateToken, hashToken, presentedToken } from './secret-token.js';
 
 export interface AuthSettings {
   refreshTokenTtlSeconds: number;
@@ -27,7 +27,7 @@ export class AuthService {
   async exchange(input: unknown): Promise<TokenGrant> {
     const command = this.parseOauth(input);
     if (command.grantType === 'api_token') {
-      const active = await this.credentials.findActiveApiTokenByHash(hashToken(command.token));
+      const active = await this.credentials.findActiveApiTokenByHash(presentedToken(command.token));
       if (!active) throw new AuthenticationError('The API token is unknown or revoked.');
       return this.uow.transactional(() => this.grant(active, randomUUID()));
     }
@@ -70,16 +70,16 @@ export class AuthService {
 
   private async refresh(token: string): Promise<TokenGrant> {
     const now = this.clock.now();
-    const tokenHash = hashToken(token);
+    const presented = presentedToken(token);
     const outcome = await this.uow.transactional(async () => {
-      const consumed = await this.credentials.consumeRefreshToken(tokenHash, now);
+      const consumed = await this.credentials.consumeRefreshToken(presented, now);
       if (!consumed) return { grant: null };
       const active = await this.credentials.findActiveApiToken(consumed.apiTokenId);
       if (!active) return { grant: null };
       return { grant: await this.grant(active, consumed.familyId) };
     });
     if (outcome.grant) return outcome.grant;
-    const existing = await this.credentials.findRefreshToken(tokenHash);
+    const existing = await this.credentials.findRefreshToken(presented);
     if (existing?.usedAt) {
       // A used token presented again means it leaked: end every session descending from it.
       await this.credentials.revokeRefreshFamily(existing.familyId, now);
@@ -96,7 +96,7 @@ export class AuthService {
       role: active.user.role,
       clientId: active.token.id,
     };
-    const refreshToken = generateToken('ebbs_rt');
+    const refreshToken = generateToken('ebbs_rt', actor.accountId);
     this.credentials.addRefreshToken(
       Object.assign(new RefreshToken(), {
         id: randomUUID(),

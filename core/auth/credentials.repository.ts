@@ -1,4 +1,5 @@
 import type { ApiToken, RefreshToken, Role, User } from '../domain/accounts/account.js';
+import type { PresentedToken } from './secret-token.js';
 
 export interface ActiveApiToken {
   token: ApiToken;
@@ -14,13 +15,13 @@ export interface SessionStanding {
 }
 
 export interface CredentialsRepository {
-  findActiveApiTokenByHash(tokenHash: string): Promise<ActiveApiToken | null>;
+  findActiveApiTokenByHash(token: PresentedToken): Promise<ActiveApiToken | null>;
   findActiveApiToken(id: string): Promise<ActiveApiToken | null>;
   /** One indexed lookup per request; null when the API token is revoked or its user is gone. */
   findSession(apiTokenId: string, familyId: string): Promise<SessionStanding | null>;
   addRefreshToken(token: RefreshToken): void;
   /** Marks an unused, unrevoked, unexpired token used in one statement; null when it was not. */
-  consumeRefreshToken(tokenHash: string, now: Date): Promise<RefreshToken | null>;
-  findRefreshToken(tokenHash: string): Promise<RefreshToken | null>;
+  consumeRefreshToken(token: PresentedToken, now: Date): Promise<RefreshToken | null>;
+  findRefreshToken(token: PresentedToken): Promise<RefreshToken | null>;
   revokeRefreshFamily(familyId: string, now: Date): Promise<void>;
 }

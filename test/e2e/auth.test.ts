@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,34 @@ describe('authentication', () => {
     }
     const fresh = await app.api().post('/v1/oauth', { grantType: 'api_token', token: acme.apiToken });
     expect((await app.api(fresh.body.accessToken).get('/v1/sites')).status).toBe(200);
+  });
+
+  it('issues tokens that name their account, and still takes the ones issued before they did', async () => {
+    const hex = (id: string) => id.replaceAll('-', '');
+    const other = await app.signUp('Elsewhere');
+    expect(other.apiToken).toMatch(new RegExp(`^ebbs_api_${hex(other.accountId)}_[A-Za-z0-9_-]{43}$`));
+    expect(other.refreshToken).toMatch(new RegExp(`^ebbs_rt_${hex(other.accountId)}_`));
+    // Naming another account finds nothing: the look-up reads that account only.
+    const misdirected = other.apiToken.replace(hex(other.accountId), hex(acme.accountId));
+    expect((await app.api().post('/v1/oauth', { grantType: 'api_token', token: misdirected })).status).toBe(401);
+
+    const legacy = `ebbs_api_${randomBytes(32).toString('base64url')}`;
+    const db = new pg.Client({ connectionString: app.database.url });
+    await db.connect();
+    try {
+      await db.query(`insert into api_tokens (id, account_id, user_id, token_hash, created_at) values ($1, $2, $3, $4, now())`, [
+        randomUUID(),
+        other.accountId,
+        other.userId,
+        createHash('sha256').update(legacy).digest('hex'),
+      ]);
+    } finally {
+      await db.end();
+    }
+    const grant = await app.api().post('/v1/oauth', { grantType: 'api_token', token: legacy });
+    expect(grant.status).toBe(201);
+    expect((await app.api(grant.body.accessToken).get('/v1/sites')).status).toBe(200);
+    expect((await app.api().post('/v1/oauth', { grantType: 'refresh_token', token: grant.body.refreshToken })).status).toBe(201);
   });
 
   it('checks the claims against the API token and its user on every request', async () => {

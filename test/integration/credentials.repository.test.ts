@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AccountsService } from '../../core/accounts/accounts.service.js';
-import { hashToken } from '../../core/auth/secret-token.js';
+import { hashToken, presentedToken } from '../../core/auth/secret-token.js';
 import { systemClock } from '../../core/clock.js';
 import { RefreshToken } from '../../core/domain/accounts/account.js';
 import { MikroAccountRepository } from '../../core/persistence/accounts/account.repository.js';
@@ -53,10 +53,10 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
   it('findSession is null once the API token is revoked (and its active lookups too)', async () => {
     const owner = await db.account();
     const { familyId } = await refreshToken(owner);
-    expect((await db.inContext(() => repo().findActiveApiTokenByHash(hashToken(owner.apiToken))))?.user.id).toBe(owner.userId);
+    expect((await db.inContext(() => repo().findActiveApiTokenByHash(presentedToken(owner.apiToken))))?.user.id).toBe(owner.userId);
     await db.inContext(() => accounts().revokeApiToken({ id: owner.tokenId }));
     expect(await session(owner.tokenId, familyId)).toBeNull();
-    expect(await db.inContext(() => repo().findActiveApiTokenByHash(hashToken(owner.apiToken)))).toBeNull();
+    expect(await db.inContext(() => repo().findActiveApiTokenByHash(presentedToken(owner.apiToken)))).toBeNull();
     expect(await db.inContext(() => repo().findActiveApiToken(owner.tokenId))).toBeNull();
   });
 
@@ -86,7 +86,7 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
   it('consumeRefreshToken marks an unused, unrevoked, unexpired token used exactly once', async () => {
     const owner = await db.account();
     const token = await refreshToken(owner);
-    const consumed = await db.inTransaction(() => repo().consumeRefreshToken(token.tokenHash, NOW));
+    const consumed = await db.inTransaction(() => repo().consumeRefreshToken({ hash: token.tokenHash, accountId: null }, NOW));
     expect(consumed).toMatchObject({
       id: token.id,
       accountId: owner.accountId,
@@ -99,7 +99,7 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
     });
     expect(consumed).toBeInstanceOf(RefreshToken);
     expect(await stored(token.tokenHash)).toEqual({ used_at: NOW, revoked_at: null });
-    expect(await db.inTransaction(() => repo().consumeRefreshToken(token.tokenHash, later(1)))).toBeNull();
+    expect(await db.inTransaction(() => repo().consumeRefreshToken({ hash: token.tokenHash, accountId: null }, later(1)))).toBeNull();
     expect(await stored(token.tokenHash)).toEqual({ used_at: NOW, revoked_at: null });
   });
 
@@ -111,12 +111,12 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
   ] as const)('consumeRefreshToken refuses a token %s and leaves it as it was', async (_, state) => {
     const owner = await db.account();
     const token = await refreshToken(owner, state);
-    expect(await db.inTransaction(() => repo().consumeRefreshToken(token.tokenHash, NOW))).toBeNull();
+    expect(await db.inTransaction(() => repo().consumeRefreshToken({ hash: token.tokenHash, accountId: null }, NOW))).toBeNull();
     expect(await stored(token.tokenHash)).toEqual({ used_at: token.usedAt, revoked_at: token.revokedAt });
   });
 
   it('consumeRefreshToken is null for an unknown token', async () => {
-    expect(await db.inTransaction(() => repo().consumeRefreshToken(hashToken('never issued'), NOW))).toBeNull();
+    expect(await db.inTransaction(() => repo().consumeRefreshToken(presentedToken('never issued'), NOW))).toBeNull();
   });
 
   it('revokeRefreshFamily revokes every unrevoked token of the family and nothing else', async () => {
@@ -133,9 +133,9 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
     expect(await stored(earlier.tokenHash)).toEqual({ used_at: null, revoked_at: later(-60) });
     expect(await stored(unrelated.tokenHash)).toEqual({ used_at: null, revoked_at: null });
 
-    expect(await db.inTransaction(() => repo().consumeRefreshToken(current.tokenHash, NOW))).toBeNull();
+    expect(await db.inTransaction(() => repo().consumeRefreshToken({ hash: current.tokenHash, accountId: null }, NOW))).toBeNull();
     expect(await session(owner.tokenId, family)).toMatchObject({ familyRevoked: true });
     expect(await session(owner.tokenId, unrelated.familyId)).toMatchObject({ familyRevoked: false });
-    expect((await db.inContext(() => repo().findRefreshToken(used.tokenHash)))?.revokedAt).toEqual(NOW);
+    expect((await db.inContext(() => repo().findRefreshToken({ hash: used.tokenHash, accountId: null })))?.revokedAt).toEqual(NOW);
   });
 });

@@ -103,7 +103,7 @@ describe('repositories on PostgreSQL', () => {
       });
     });
     const attempts = await Promise.all(
-      Array.from({ length: 4 }, () => inContext(() => new MikroCredentialsRepository(orm.em).consumeRefreshToken(hash, new Date()))),
+      Array.from({ length: 4 }, () => inContext(() => new MikroCredentialsRepository(orm.em).consumeRefreshToken({ hash, accountId: null }, new Date()))),
     );
     expect(attempts.filter((t) => t !== null)).toHaveLength(1);
   });

@@ -1,13 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActiveApiToken, CredentialsRepository, SessionStanding } from '../../auth/credentials.repository.js';
+import type { PresentedToken } from '../../auth/secret-token.js';
 import type { RefreshToken, Role } from '../../domain/accounts/account.js';
 import { ApiTokenEntity, RefreshTokenEntity, UserEntity } from './account.entities.js';
+
+/** A token that names its account is looked up in that account only. */
+const ofToken = (token: PresentedToken) => ({ tokenHash: token.hash, ...(token.accountId ? { accountId: token.accountId } : {}) });
 
 export class MikroCredentialsRepository implements CredentialsRepository {
   constructor(private readonly em: EntityManager) {}
 
-  async findActiveApiTokenByHash(tokenHash: string): Promise<ActiveApiToken | null> {
-    return this.withUser(await this.em.findOne(ApiTokenEntity, { tokenHash, revokedAt: null }));
+  async findActiveApiTokenByHash(token: PresentedToken): Promise<ActiveApiToken | null> {
+    return this.withUser(await this.em.findOne(ApiTokenEntity, { ...ofToken(token), revokedAt: null }));
   }
 
   async findActiveApiToken(id: string): Promise<ActiveApiToken | null> {
@@ -30,19 +34,19 @@ export class MikroCredentialsRepository implements CredentialsRepository {
     this.em.persist(token);
   }
 
-  async consumeRefreshToken(tokenHash: string, now: Date): Promise<RefreshToken | null> {
+  async consumeRefreshToken(token: PresentedToken, now: Date): Promise<RefreshToken | null> {
     const rows = await this.em
       .createQueryBuilder(RefreshTokenEntity)
       .update({ usedAt: now })
-      .where({ tokenHash, usedAt: null, revokedAt: null, expiresAt: { $gt: now } })
+      .where({ ...ofToken(token), usedAt: null, revokedAt: null, expiresAt: { $gt: now } })
       .returning('*')
       .execute('all');
     const row = rows[0];
     return row ? this.em.map(RefreshTokenEntity, row) : null;
   }
 
-  findRefreshToken(tokenHash: string): Promise<RefreshToken | null> {
-    return this.em.findOne(RefreshTokenEntity, { tokenHash });
+  findRefreshToken(token: PresentedToken): Promise<RefreshToken | null> {
+    return this.em.findOne(RefreshTokenEntity, ofToken(token));
   }
 
   async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
