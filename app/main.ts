@@ -68,7 +68,7 @@ async function migrateOnly(flags: string[]): Promise<void> {
 }
 
 async function createMigration(): Promise<void> {
-  const runtime = await openRuntime(loadConfig());
+  const runtime = await openRuntime(loadConfig(), { schemaMode: true });
   try {
     const result = await runtime.orm.migrator.create();
     console.log(result.fileName ? `created migrations/${result.fileName}` : 'the schema is up to date; no migration created');

@@ -16,7 +16,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export interface RuntimeOptions extends Pick<OrmOptions, 'onQuery'> {
+export interface RuntimeOptions extends Pick<OrmOptions, 'onQuery' | 'schemaMode'> {
   /** Create the external database when it does not exist (`migrate --create-database` only). */
   createDatabase?: boolean;
 }

@@ -41,7 +41,7 @@ export class AuthService {
    */
   async authenticate(bearer: string): Promise<Actor> {
     const { actor, familyId } = await this.accessTokens.verify(bearer, this.clock.now());
-    const session = await this.credentials.findSession(actor.clientId, familyId);
+    const session = await this.credentials.findSession(actor.accountId, actor.clientId, familyId);
     if (!session) throw new AuthenticationError('The API token of this session was revoked.');
     if (session.familyRevoked) throw new AuthenticationError('This session was revoked because its refresh token was reused.');
     if (session.userId !== actor.userId || session.accountId !== actor.accountId || session.role !== actor.role) {
@@ -74,7 +74,7 @@ export class AuthService {
     const outcome = await this.uow.transactional(async () => {
       const consumed = await this.credentials.consumeRefreshToken(presented, now);
       if (!consumed) return { grant: null };
-      const active = await this.credentials.findActiveApiToken(consumed.apiTokenId);
+      const active = await this.credentials.findActiveApiToken(consumed.accountId, consumed.apiTokenId);
       if (!active) return { grant: null };
       return { grant: await this.grant(active, consumed.familyId) };
     });
@@ -82,7 +82,7 @@ export class AuthService {
     const existing = await this.credentials.findRefreshToken(presented);
     if (existing?.usedAt) {
       // A used token presented again means it leaked: end every session descending from it.
-      await this.credentials.revokeRefreshFamily(existing.familyId, now);
+      await this.credentials.revokeRefreshFamily(existing.accountId, existing.familyId, now);
       throw new AuthenticationError('The refresh token was already used; its session has been revoked.');
     }
     throw new AuthenticationError('The refresh token is unknown, expired or revoked.');

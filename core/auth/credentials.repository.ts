@@ -16,12 +16,12 @@ export interface SessionStanding {
 
 export interface CredentialsRepository {
   findActiveApiTokenByHash(token: PresentedToken): Promise<ActiveApiToken | null>;
-  findActiveApiToken(id: string): Promise<ActiveApiToken | null>;
+  findActiveApiToken(accountId: string, id: string): Promise<ActiveApiToken | null>;
   /** One indexed lookup per request; null when the API token is revoked or its user is gone. */
-  findSession(apiTokenId: string, familyId: string): Promise<SessionStanding | null>;
+  findSession(accountId: string, apiTokenId: string, familyId: string): Promise<SessionStanding | null>;
   addRefreshToken(token: RefreshToken): void;
   /** Marks an unused, unrevoked, unexpired token used in one statement; null when it was not. */
   consumeRefreshToken(token: PresentedToken, now: Date): Promise<RefreshToken | null>;
   findRefreshToken(token: PresentedToken): Promise<RefreshToken | null>;
-  revokeRefreshFamily(familyId: string, now: Date): Promise<void>;
+  revokeRefreshFamily(accountId: string, familyId: string, now: Date): Promise<void>;
 }

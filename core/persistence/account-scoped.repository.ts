@@ -38,9 +38,12 @@ export class AccountScopedRepository<T extends { id: string; accountId: string; 
     return this.em.findOne(this.entity, { accountId, id } as FilterQuery<T>);
   }
 
-  findByIds(accountId: string, ids: readonly string[]): Promise<T[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.em.find(this.entity, { accountId, id: { $in: [...ids] } } as FilterQuery<T>);
+  /** The records of `ids` that exist, in the order of `ids`. */
+  async findByIds(accountId: string, ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const found = await this.em.find(this.entity, { accountId, id: { $in: [...ids] } } as FilterQuery<T>);
+    const position = new Map(ids.map((id, index) => [id, index]));
+    return found.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   }
 
   async list(accountId: string, filter: F, page: PageQuery): Promise<Page<T>> {

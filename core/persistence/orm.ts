@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Migrator } from '@mikro-orm/migrations';
 import { DefaultLogger, defineConfig, MikroORM, type LogContext, type LoggerOptions } from '@mikro-orm/postgresql';
 import { entities } from './entities.js';
+import { declareTenantForeignKeys } from './tenant-keys.js';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -13,6 +14,11 @@ export interface OrmOptions {
    * `$2`, …) and its parameters: tests count them to prove batching and parse them to check tenancy.
    */
   onQuery?: (sql: string, params: readonly unknown[]) => void;
+  /**
+   * Declares the composite foreign keys between tenant tables to MikroORM, for diffing the schema
+   * (creating a migration); at run time they are left out (see `tenantForeignKey`).
+   */
+  schemaMode?: boolean;
 }
 
 /** Hands each statement to `onQuery` as run: the default logger's line drops newlines, so a `--` comment would swallow the rest. */
@@ -38,7 +44,7 @@ class StatementHook extends DefaultLogger {
  * them first). Set-based SQL writes only tables no use case loads as entities: time series,
  * counters, errors, the outbox; set-based reads anywhere.
  */
-export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions) {
+export function ormConfig({ clientUrl, poolSize = 10, onQuery, schemaMode = false }: OrmOptions) {
   return defineConfig({
     clientUrl,
     entities,
@@ -56,6 +62,7 @@ export function ormConfig({ clientUrl, poolSize = 10, onQuery }: OrmOptions) {
     },
     // Every use goes through a request or job context; the global manager is a bug.
     allowGlobalContext: false,
+    discovery: { checkNonPersistentCompositeProps: false, ...(schemaMode ? { onMetadata: declareTenantForeignKeys } : {}) },
     debug: onQuery ? ['query'] : false,
     ...(onQuery ? { loggerFactory: (options: LoggerOptions) => new StatementHook(options, onQuery) } : {}),
   });

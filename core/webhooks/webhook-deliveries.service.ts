@@ -56,7 +56,7 @@ export class WebhookDeliveriesService {
       found.sendAgain(this.deps.clock.now());
       return found;
     });
-    await this.deps.queue.enqueue(WEBHOOK_QUEUE, { endpointId: delivery.endpointId } satisfies DeliverWebhooksJob, delivery.endpointId);
+    await this.deps.queue.enqueue(WEBHOOK_QUEUE, { accountId: delivery.accountId, endpointId: delivery.endpointId } satisfies DeliverWebhooksJob, delivery.endpointId);
     return presentDelivery(delivery);
   }
 

@@ -12,6 +12,12 @@ import type { AttemptResult, DueDelivery, WebhookDeliveryRepository, WebhookEndp
 export const WEBHOOK_QUEUE = 'deliver-webhooks';
 
 export interface DeliverWebhooksJob {
+  /**
+   * The endpoint's account: every statement of the job is routed by it. Optional only because a
+   * job queued before the payload named its account has none; `deliver` drops such a job (the
+   * sweep queues its endpoint again, with the account).
+   */
+  accountId?: string;
   endpointId: string;
 }
 
@@ -45,32 +51,42 @@ export interface DispatcherDependencies {
 export class WebhookDispatcher {
   constructor(private readonly deps: DispatcherDependencies) {}
 
-  /** The sweep: a job for every endpoint with deliveries due (coalesced per endpoint by the queue). */
+  /**
+   * The sweep: a job for every endpoint with deliveries due, naming its account (coalesced per
+   * endpoint by the queue). Whatever is due and has no job yet, or whose job was dropped, is queued
+   * again by the next sweep.
+   */
   async scheduleDue(): Promise<void> {
-    for (const endpointId of await this.deps.deliveries.endpointsWithDueDeliveries(this.deps.clock.now())) {
-      await this.deps.queue.enqueue(WEBHOOK_QUEUE, { endpointId } satisfies DeliverWebhooksJob, endpointId);
+    for (const { accountId, endpointId } of await this.deps.deliveries.endpointsWithDueDeliveries(this.deps.clock.now())) {
+      await this.deps.queue.enqueue(WEBHOOK_QUEUE, { accountId, endpointId } satisfies DeliverWebhooksJob, endpointId);
     }
   }
 
   async deliver(job: DeliverWebhooksJob): Promise<void> {
+    // A job queued before the payload named its account: dropped, which loses nothing. It only ever
+    // stood for deliveries that are pending with next_attempt_at <= now (the sweep's, and a retry's:
+    // sendAgain sets both before the job is queued), and those stay so until an attempt is
+    // recorded, so the next sweep queues the endpoint again, with its account.
+    if (!job.accountId) return;
+    const { accountId, endpointId } = job;
     const { deliveries, clock, settings } = this.deps;
     const token = randomUUID();
     const lease = () => new Date(clock.now().getTime() + settings.leaseSeconds * 1000);
-    if (!(await deliveries.takeLease(job.endpointId, token, lease(), clock.now()))) return;
+    if (!(await deliveries.takeLease(accountId, endpointId, token, lease(), clock.now()))) return;
     const handOverAt = clock.now().getTime() + (settings.leaseSeconds * 1000) / 2;
     try {
       while (clock.now().getTime() < handOverAt) {
-        const endpoint = await this.deps.endpoints.findAnyById(job.endpointId);
+        const endpoint = await this.deps.endpoints.findFresh(accountId, endpointId);
         if (!endpoint?.enabled) return;
-        const due = await deliveries.due(endpoint.id, clock.now(), settings.batchSize);
+        const due = await deliveries.due(accountId, endpointId, clock.now(), settings.batchSize);
         if (due.length === 0) return;
         const results = await this.sendAll(endpoint, due);
-        await deliveries.recordAttempts(results, clock.now());
+        await deliveries.recordAttempts(accountId, results, clock.now());
         if (due.length < settings.batchSize && results.every((r) => r.state !== 'delivered')) return;
-        if (!(await deliveries.takeLease(endpoint.id, token, lease(), clock.now()))) return;
+        if (!(await deliveries.takeLease(accountId, endpointId, token, lease(), clock.now()))) return;
       }
     } finally {
-      await deliveries.releaseLease(job.endpointId, token);
+      await deliveries.releaseLease(accountId, endpointId, token);
     }
   }
 

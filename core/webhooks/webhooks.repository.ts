@@ -6,8 +6,17 @@ import type { ResourceRepository } from '../resource.repository.js';
 export interface WebhookEndpointRepository extends ResourceRepository<WebhookEndpoint> {
   /** Staged; its delivery log goes with it (foreign keys cascade), the events stay. */
   remove(endpoint: WebhookEndpoint): void;
-  /** Any account's endpoint: for the worker, which has no caller. */
-  findAnyById(id: string): Promise<WebhookEndpoint | null>;
+  /**
+   * The endpoint as committed now, past the unit of work's identity map: the worker reads it each
+   * round, so that a disabled endpoint or a rotated secret takes effect at once.
+   */
+  findFresh(accountId: string, id: string): Promise<WebhookEndpoint | null>;
+}
+
+/** An endpoint named with its account, as the worker's sweep finds it and its jobs carry it. */
+export interface EndpointKey {
+  accountId: string;
+  endpointId: string;
 }
 
 export interface DueDelivery {
@@ -25,19 +34,20 @@ export interface AttemptResult {
 export interface WebhookDeliveryRepository {
   findById(accountId: string, id: string): Promise<WebhookDelivery | null>;
   listForEndpoint(accountId: string, endpointId: string, filter: { state?: DeliveryState }, page: PageQuery): Promise<Page<WebhookDelivery>>;
-  /** Endpoints with deliveries due at `now`, of every account (the worker's sweep). */
-  endpointsWithDueDeliveries(now: Date): Promise<string[]>;
+  /** Endpoints with deliveries due at `now`, of every account, each with its account (the worker's sweep). */
+  endpointsWithDueDeliveries(now: Date): Promise<EndpointKey[]>;
   /**
-   * Up to `limit` due deliveries of the endpoint in event order, leaving out those whose entity
-   * has an earlier delivery still waiting for its retry.
+   * Up to `limit` due deliveries of the account's endpoint in event order, leaving out those whose
+   * entity has an earlier delivery still waiting for its retry.
    */
-  due(endpointId: string, now: Date, limit: number): Promise<DueDelivery[]>;
-  /** Appends the attempts and sets the outcomes, with one statement. */
-  recordAttempts(results: readonly AttemptResult[], now: Date): Promise<void>;
+  due(accountId: string, endpointId: string, now: Date, limit: number): Promise<DueDelivery[]>;
+  /** Appends the attempts to the account's deliveries and sets the outcomes, with one statement. */
+  recordAttempts(accountId: string, results: readonly AttemptResult[], now: Date): Promise<void>;
   /**
-   * Takes the endpoint's delivery lease (one sender per endpoint keeps per-entity order across
-   * workers); false when another holder's lease has not expired.
+   * Takes the delivery lease of the account's endpoint (one sender per endpoint keeps per-entity
+   * order across workers); false when another holder's lease has not expired, or when the account
+   * has no such endpoint.
    */
-  takeLease(endpointId: string, token: string, until: Date, now: Date): Promise<boolean>;
-  releaseLease(endpointId: string, token: string): Promise<void>;
+  takeLease(accountId: string, endpointId: string, token: string, until: Date, now: Date): Promise<boolean>;
+  releaseLease(accountId: string, endpointId: string, token: string): Promise<void>;
 }

@@ -36,7 +36,7 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
     await db.inTransaction(async () => repo().addRefreshToken(token));
     return token;
   };
-  const session = (tokenId: string, familyId: string) => db.inContext(() => repo().findSession(tokenId, familyId));
+  const session = (owner: { accountId: string; tokenId: string }, familyId: string) => db.inContext(() => repo().findSession(owner.accountId, owner.tokenId, familyId));
   const stored = async (hash: string) => (await db.sql('select used_at, revoked_at from refresh_tokens where token_hash = $1', [hash]))[0];
 
   beforeAll(async () => {
@@ -46,8 +46,8 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
   it('findSession answers the stored user, account and role of an active API token', async () => {
     const owner = await db.account();
     const { familyId } = await refreshToken(owner);
-    expect(await session(owner.tokenId, familyId)).toEqual({ userId: owner.userId, accountId: owner.accountId, role: 'admin', familyRevoked: false });
-    expect(await session(randomUUID(), familyId)).toBeNull();
+    expect(await session(owner, familyId)).toEqual({ userId: owner.userId, accountId: owner.accountId, role: 'admin', familyRevoked: false });
+    expect(await session({ accountId: owner.accountId, tokenId: randomUUID() }, familyId)).toBeNull();
   });
 
   it('findSession is null once the API token is revoked (and its active lookups too)', async () => {
@@ -55,32 +55,33 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
     const { familyId } = await refreshToken(owner);
     expect((await db.inContext(() => repo().findActiveApiTokenByHash(presentedToken(owner.apiToken))))?.user.id).toBe(owner.userId);
     await db.inContext(() => accounts().revokeApiToken({ id: owner.tokenId }));
-    expect(await session(owner.tokenId, familyId)).toBeNull();
+    expect(await session(owner, familyId)).toBeNull();
     expect(await db.inContext(() => repo().findActiveApiTokenByHash(presentedToken(owner.apiToken)))).toBeNull();
-    expect(await db.inContext(() => repo().findActiveApiToken(owner.tokenId))).toBeNull();
+    expect(await db.inContext(() => repo().findActiveApiToken(owner.accountId, owner.tokenId))).toBeNull();
   });
 
   it("findSession follows the user: a changed role shows at once, a user gone from the token's account ends it", async () => {
     const owner = await db.account();
     const { familyId } = await refreshToken(owner);
     await db.inContext(() => accounts().updateUserRole({ id: owner.userId, role: 'viewer' }));
-    expect(await session(owner.tokenId, familyId)).toMatchObject({ userId: owner.userId, role: 'viewer' });
-    // Users cannot be deleted while tokens refer to them (foreign key); one moved away stands for a gone user.
-    await db.sql('update users set account_id = $1 where id = $2', [otherAccount.accountId, owner.userId]);
-    expect(await session(owner.tokenId, familyId)).toBeNull();
+    expect(await session(owner, familyId)).toMatchObject({ userId: owner.userId, role: 'viewer' });
+    // A user cannot leave the token's account: the foreign key pairs the token's account with the user's.
+    await expect(db.sql('update users set account_id = $1 where id = $2', [otherAccount.accountId, owner.userId])).rejects.toMatchObject({ code: '23503' });
+    // Asked in another account, the session is not found.
+    expect(await session({ accountId: otherAccount.accountId, tokenId: owner.tokenId }, familyId)).toBeNull();
   });
 
   it('findSession reports a family revoked when any of its tokens was, in the same account only', async () => {
     const owner = await db.account();
     const family = randomUUID();
     await refreshToken(owner, { familyId: family, usedAt: NOW });
-    expect(await session(owner.tokenId, family)).toMatchObject({ familyRevoked: false });
+    expect(await session(owner, family)).toMatchObject({ familyRevoked: false });
     // The same family id revoked in another account does not touch this session.
     await refreshToken(otherAccount, { familyId: family, revokedAt: NOW });
-    expect(await session(owner.tokenId, family)).toMatchObject({ familyRevoked: false });
+    expect(await session(owner, family)).toMatchObject({ familyRevoked: false });
     await refreshToken(owner, { familyId: family, revokedAt: NOW });
-    expect(await session(owner.tokenId, family)).toMatchObject({ familyRevoked: true });
-    expect(await session(owner.tokenId, randomUUID())).toMatchObject({ familyRevoked: false });
+    expect(await session(owner, family)).toMatchObject({ familyRevoked: true });
+    expect(await session(owner, randomUUID())).toMatchObject({ familyRevoked: false });
   });
 
   it('consumeRefreshToken marks an unused, unrevoked, unexpired token used exactly once', async () => {
@@ -127,15 +128,15 @@ describe('MikroCredentialsRepository on PostgreSQL', () => {
     const earlier = await refreshToken(owner, { familyId: family, revokedAt: later(-60) });
     const unrelated = await refreshToken(owner);
 
-    await db.inTransaction(() => repo().revokeRefreshFamily(family, NOW));
+    await db.inTransaction(() => repo().revokeRefreshFamily(owner.accountId, family, NOW));
     expect(await stored(used.tokenHash)).toEqual({ used_at: later(-120), revoked_at: NOW });
     expect(await stored(current.tokenHash)).toEqual({ used_at: null, revoked_at: NOW });
     expect(await stored(earlier.tokenHash)).toEqual({ used_at: null, revoked_at: later(-60) });
     expect(await stored(unrelated.tokenHash)).toEqual({ used_at: null, revoked_at: null });
 
     expect(await db.inTransaction(() => repo().consumeRefreshToken({ hash: current.tokenHash, accountId: null }, NOW))).toBeNull();
-    expect(await session(owner.tokenId, family)).toMatchObject({ familyRevoked: true });
-    expect(await session(owner.tokenId, unrelated.familyId)).toMatchObject({ familyRevoked: false });
+    expect(await session(owner, family)).toMatchObject({ familyRevoked: true });
+    expect(await session(owner, unrelated.familyId)).toMatchObject({ familyRevoked: false });
     expect((await db.inContext(() => repo().findRefreshToken({ hash: used.tokenHash, accountId: null })))?.revokedAt).toEqual(NOW);
   });
 });

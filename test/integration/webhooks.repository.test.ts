@@ -40,7 +40,7 @@ describe('MikroWebhookDeliveryRepository and MikroWebhookEndpointRepository on P
     nextAttemptAt,
     attempt: { attemptedAt: at.toISOString(), statusCode, durationMs: 12, error: statusCode >= 500 ? 'server error' : null },
   });
-  const recordAttempts = (results: AttemptResult[], now = after(1)) => db.inTransaction(() => deliveries().recordAttempts(results, now));
+  const recordAttempts = (results: AttemptResult[], now = after(1), account = accountId) => db.inTransaction(() => deliveries().recordAttempts(account, results, now));
 
   beforeAll(async () => {
     accountId = (await db.account()).accountId;
@@ -53,7 +53,7 @@ describe('MikroWebhookDeliveryRepository and MikroWebhookEndpointRepository on P
     await record([['site.created', names.x], ['meter.created', names.y], ['site.updated', names.x], ['site.updated', names.z]]);
     const ids = await deliveryIds(all, names);
     const due = async (endpointId: string, now: Date, limit = 10) =>
-      (await db.inContext(() => deliveries().due(endpointId, now, limit))).map(({ delivery, event }) => {
+      (await db.inContext(() => deliveries().due(accountId, endpointId, now, limit))).map(({ delivery, event }) => {
         expect([delivery.entityId, event.accountId, event.data]).toEqual([event.entityId, accountId, { type: event.type }]);
         return `${event.type}:${Object.keys(names).find((name) => names[name as keyof typeof names] === delivery.entityId)}#${delivery.attemptCount}`;
       });
@@ -70,7 +70,7 @@ describe('MikroWebhookDeliveryRepository and MikroWebhookEndpointRepository on P
     await recordAttempts([attempt(ids['site.created:x']!, 'failed', 503, null, after(2))], after(2));
     expect(await due(all, after(2))).toEqual(['site.updated:x#0', 'site.updated:z#0']);
 
-    const [full] = await db.inContext(() => deliveries().due(sitesOnly, after(0), 1));
+    const [full] = await db.inContext(() => deliveries().due(accountId, sitesOnly, after(0), 1));
     const [event] = await db.sql('select id, sequence from events where entity_id = $1 and type = $2', [names.x, 'site.created']);
     expect(full!.event).toMatchObject({ id: event!.id, sequence: event!.sequence, type: 'site.created', userId: null, siteIds: [], entityId: names.x, createdAt: new Date(T) });
   });
@@ -96,15 +96,19 @@ describe('MikroWebhookDeliveryRepository and MikroWebhookEndpointRepository on P
     ]);
   });
 
-  it('endpointsWithDueDeliveries names the endpoints with pending deliveries due at the instant', async () => {
+  it('endpointsWithDueDeliveries names the endpoints with pending deliveries due at the instant, each with its account', async () => {
     const [target, other] = [await endpoint(), await endpoint()];
     const names = { x: randomUUID() };
     await record([['site.created', names.x]]);
-    const dueAt = async (now: Date) => (await db.inContext(() => deliveries().endpointsWithDueDeliveries(now))).filter((id) => [target, other].includes(id)).sort();
+    const dueAt = async (now: Date) =>
+      (await db.inContext(() => deliveries().endpointsWithDueDeliveries(now)))
+        .filter(({ endpointId }) => [target, other].includes(endpointId))
+        .sort((a, b) => a.endpointId.localeCompare(b.endpointId));
+    const keys = (...endpointIds: string[]) => endpointIds.sort().map((endpointId) => ({ accountId, endpointId }));
     expect(await dueAt(after(-1))).toEqual([]);
-    expect(await dueAt(after(0))).toEqual([target, other].sort());
+    expect(await dueAt(after(0))).toEqual(keys(target, other));
     await recordAttempts([attempt((await deliveryIds(target, names))['site.created:x']!, 'delivered', 200, null)]);
-    expect(await dueAt(after(5))).toEqual([other]);
+    expect(await dueAt(after(5))).toEqual(keys(other));
   });
 
   it('lists the deliveries of an endpoint of the account, newest event first, filtered by state', async () => {
@@ -134,8 +138,8 @@ describe('MikroWebhookDeliveryRepository and MikroWebhookEndpointRepository on P
   it('gives the lease of an endpoint to one holder until it expires or is released', async () => {
     const target = await endpoint();
     const take = (token: string, untilSeconds: number, nowSeconds: number, endpointId = target) =>
-      db.inTransaction(() => deliveries().takeLease(endpointId, token, after(untilSeconds), after(nowSeconds)));
-    const release = (token: string) => db.inTransaction(() => deliveries().releaseLease(target, token));
+      db.inTransaction(() => deliveries().takeLease(accountId, endpointId, token, after(untilSeconds), after(nowSeconds)));
+    const release = (token: string) => db.inTransaction(() => deliveries().releaseLease(accountId, target, token));
     const holder = async () => (await db.sql('select account_id, token, until from webhook_leases where endpoint_id = $1', [target]))[0];
     const [one, two] = [randomUUID(), randomUUID()];
     const steps: [string, () => Promise<boolean>, boolean][] = [
@@ -158,16 +162,48 @@ describe('MikroWebhookDeliveryRepository and MikroWebhookEndpointRepository on P
     expect(race.filter(Boolean)).toHaveLength(1);
   });
 
-  it('finds endpoints of any account only for the worker, and removing one takes its deliveries and lease along', async () => {
+  it("touches nothing of an endpoint when its lease, due deliveries or attempts are asked for with another account's id", async () => {
     const target = await endpoint();
     const names = { x: randomUUID() };
     await record([['site.created', names.x]]);
-    await db.inTransaction(() => deliveries().takeLease(target, randomUUID(), after(30), after(0)));
-    expect((await db.inContext(() => endpoints().findAnyById(target)))?.accountId).toBe(accountId);
+    const ids = await deliveryIds(target, names);
+    const rows = () => db.sql('select state, attempts, next_attempt_at, updated_at from webhook_deliveries where endpoint_id = $1', [target]);
+    const lease = () => db.sql('select account_id, token, until from webhook_leases where endpoint_id = $1', [target]);
+    const before = await rows();
+    expect(before).toHaveLength(1);
+
+    expect(await db.inContext(() => deliveries().due(otherAccountId, target, after(0), 10))).toEqual([]);
+    await recordAttempts([attempt(ids['site.created:x']!, 'delivered', 200, null)], after(1), otherAccountId);
+    expect(await rows()).toEqual(before);
+    expect(await db.inTransaction(() => deliveries().takeLease(otherAccountId, target, randomUUID(), after(30), after(0)))).toBe(false);
+    expect(await lease()).toEqual([]);
+
+    const held = randomUUID();
+    expect(await db.inTransaction(() => deliveries().takeLease(accountId, target, held, after(30), after(0)))).toBe(true);
+    // Neither an expired lease taken over nor the holder's token released, through another account.
+    expect(await db.inTransaction(() => deliveries().takeLease(otherAccountId, target, randomUUID(), after(90), after(60)))).toBe(false);
+    await db.inTransaction(() => deliveries().releaseLease(otherAccountId, target, held));
+    expect(await lease()).toEqual([{ account_id: accountId, token: held, until: after(30) }]);
+  });
+
+  it('reads an endpoint afresh for the worker, within its account only, and removing one takes its deliveries and lease along', async () => {
+    const target = await endpoint();
+    const names = { x: randomUUID() };
+    await record([['site.created', names.x]]);
+    await db.inTransaction(() => deliveries().takeLease(accountId, target, randomUUID(), after(30), after(0)));
+    expect((await db.inContext(() => endpoints().findFresh(accountId, target)))?.accountId).toBe(accountId);
+    expect(await db.inContext(() => endpoints().findFresh(otherAccountId, target))).toBeNull();
     expect(await db.inContext(() => endpoints().findById(otherAccountId, target))).toBeNull();
+    // Fresh: a change committed since the unit of work loaded the endpoint shows at once.
+    const seen = await db.inContext(async () => {
+      await endpoints().findById(accountId, target);
+      await db.sql('update webhook_endpoints set enabled = false where account_id = $1 and id = $2', [accountId, target]);
+      return [(await endpoints().findById(accountId, target))?.enabled, (await endpoints().findFresh(accountId, target))?.enabled];
+    });
+    expect(seen).toEqual([true, false]);
 
     await db.inTransaction(async () => endpoints().remove((await endpoints().findById(accountId, target))!));
-    expect(await db.inContext(() => endpoints().findAnyById(target))).toBeNull();
+    expect(await db.inContext(() => endpoints().findFresh(accountId, target))).toBeNull();
     expect(await db.sql('select id from webhook_deliveries where endpoint_id = $1 union all select endpoint_id from webhook_leases where endpoint_id = $1', [target])).toEqual([]);
     expect(await db.sql('select type from events where entity_id = $1', [names.x])).toEqual([{ type: 'site.created' }]);
   });

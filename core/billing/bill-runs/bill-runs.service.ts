@@ -135,7 +135,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
       if (view!.counts.issued > 0) {
         throw new ConflictError('bill_run_has_issued_invoices', `${view!.counts.issued} invoices of the run are issued; cancel them instead.`);
       }
-      await this.deps.invoices.deleteDrafts(run.id);
+      await this.deps.invoices.deleteDrafts(run.accountId, run.id);
       this.deps.billRuns.remove(run);
       await this.event(run, 'bill_run.deleted', view!, actor.userId);
       return view!;

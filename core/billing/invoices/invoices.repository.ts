@@ -30,7 +30,7 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
   /** Reserves `count` numbers of the account, kind and year; answers the first (gap-free: the counter row is advanced in this transaction). */
   reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number>;
   /** Deletes the run's drafts (with their lines); answers how many. */
-  deleteDrafts(runId: string): Promise<number>;
+  deleteDrafts(accountId: string, runId: string): Promise<number>;
   /** Issued invoices of the run (or these ids) that have no PDF yet. */
   withoutPdf(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]>;
   savePdfs(pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void>;

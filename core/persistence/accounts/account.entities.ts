@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Account, ApiToken, RefreshToken, User } from '../../domain/accounts/account.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 // The accounts table keys on account_id like every other table (the future distribution key).
 export const AccountEntity = defineEntity({
@@ -20,8 +21,8 @@ export const UserEntity = defineEntity({
   tableName: 'users',
   uniques: [{ properties: ['accountId', 'email'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     firstName: p.string().length(200).nullable(),
     lastName: p.string().length(200).nullable(),
     phone1: p.string().length(200).nullable(),
@@ -36,11 +37,15 @@ export const UserEntity = defineEntity({
 export const ApiTokenEntity = defineEntity({
   class: ApiToken,
   tableName: 'api_tokens',
+  // Tokens issued before they named their account are found by hash alone (the plain index).
+  uniques: [{ properties: ['accountId', 'tokenHash'] }],
+  indexes: [{ properties: ['tokenHash'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    userId: () => p.manyToOne(UserEntity).mapToPk().fieldName('user_id'),
-    tokenHash: p.string().length(64).unique(),
+    userId: p.uuid().fieldName('user_id'),
+    user: tenantForeignKey(() => UserEntity, 'user_id'),
+    tokenHash: p.string().length(64),
     createdAt: p.datetime(3),
     revokedAt: p.datetime(3).nullable(),
   },
@@ -49,12 +54,15 @@ export const ApiTokenEntity = defineEntity({
 export const RefreshTokenEntity = defineEntity({
   class: RefreshToken,
   tableName: 'refresh_tokens',
+  uniques: [{ properties: ['accountId', 'tokenHash'] }],
+  indexes: [{ properties: ['tokenHash'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    apiTokenId: () => p.manyToOne(ApiTokenEntity).mapToPk().fieldName('api_token_id'),
+    apiTokenId: p.uuid().fieldName('api_token_id'),
+    apiToken: tenantForeignKey(() => ApiTokenEntity, 'api_token_id'),
     familyId: p.uuid().index(),
-    tokenHash: p.string().length(64).unique(),
+    tokenHash: p.string().length(64),
     expiresAt: p.datetime(3),
     usedAt: p.datetime(3).nullable(),
     revokedAt: p.datetime(3).nullable(),

@@ -14,17 +14,17 @@ export class MikroCredentialsRepository implements CredentialsRepository {
     return this.withUser(await this.em.findOne(ApiTokenEntity, { ...ofToken(token), revokedAt: null }));
   }
 
-  async findActiveApiToken(id: string): Promise<ActiveApiToken | null> {
-    return this.withUser(await this.em.findOne(ApiTokenEntity, { id, revokedAt: null }));
+  async findActiveApiToken(accountId: string, id: string): Promise<ActiveApiToken | null> {
+    return this.withUser(await this.em.findOne(ApiTokenEntity, { accountId, id, revokedAt: null }));
   }
 
-  async findSession(apiTokenId: string, familyId: string): Promise<SessionStanding | null> {
+  async findSession(accountId: string, apiTokenId: string, familyId: string): Promise<SessionStanding | null> {
     const rows: Array<{ user_id: string; account_id: string; role: Role; family_revoked: boolean }> = await this.em.execute(
       `select u.id as user_id, u.account_id, u.role,
          exists (select 1 from refresh_tokens r where r.family_id = ? and r.account_id = t.account_id and r.revoked_at is not null) as family_revoked
        from api_tokens t join users u on u.id = t.user_id and u.account_id = t.account_id
-       where t.id = ? and t.revoked_at is null`,
-      [familyId, apiTokenId],
+       where t.account_id = ? and t.id = ? and t.revoked_at is null`,
+      [familyId, accountId, apiTokenId],
     );
     const row = rows[0];
     return row ? { userId: row.user_id, accountId: row.account_id, role: row.role, familyRevoked: row.family_revoked } : null;
@@ -49,13 +49,13 @@ export class MikroCredentialsRepository implements CredentialsRepository {
     return this.em.findOne(RefreshTokenEntity, ofToken(token));
   }
 
-  async revokeRefreshFamily(familyId: string, now: Date): Promise<void> {
-    await this.em.nativeUpdate(RefreshTokenEntity, { familyId, revokedAt: null }, { revokedAt: now });
+  async revokeRefreshFamily(accountId: string, familyId: string, now: Date): Promise<void> {
+    await this.em.nativeUpdate(RefreshTokenEntity, { accountId, familyId, revokedAt: null }, { revokedAt: now });
   }
 
   private async withUser(token: ActiveApiToken['token'] | null): Promise<ActiveApiToken | null> {
     if (!token) return null;
-    const user = await this.em.findOne(UserEntity, { id: token.userId });
+    const user = await this.em.findOne(UserEntity, { accountId: token.accountId, id: token.userId });
     return user ? { token, user } : null;
   }
 }

@@ -5,16 +5,17 @@ import { BalanceDay, BalancingDay, BalancingDirtyRange, NIL_UUID } from '../../d
 import type { Flow, FlowKind, IntervalState } from '../../domain/balancing/site-balance.js';
 import { dayOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
 import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { boundQuery } from '../bound-query.js';
 import { SiteEntity } from '../sites/site.entity.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const BalanceDayEntity = defineEntity({
   class: BalanceDay,
   tableName: 'balance_days',
   properties: {
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id').primary(),
-    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id').primary(),
+    accountId: accountKey,
+    siteId: p.uuid().fieldName('site_id').primary(),
+    site: tenantForeignKey(() => SiteEntity, 'site_id'),
     day: p.string().columnType('date').primary(),
     kind: p.string().length(8).primary(),
     debitorId: p.uuid().primary(),
@@ -29,8 +30,9 @@ export const BalancingDayEntity = defineEntity({
   class: BalancingDay,
   tableName: 'balancing_days',
   properties: {
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id').primary(),
-    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id').primary(),
+    accountId: accountKey,
+    siteId: p.uuid().fieldName('site_id').primary(),
+    site: tenantForeignKey(() => SiteEntity, 'site_id'),
     day: p.string().columnType('date').primary(),
     states: p.string().columnType('smallint[]'),
     headBalanced: p.smallint().default(0),
@@ -44,9 +46,10 @@ export const BalancingDirtyRangeEntity = defineEntity({
   tableName: 'balancing_dirty_ranges',
   indexes: [{ properties: ['accountId', 'siteId'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
+    siteId: p.uuid().fieldName('site_id'),
+    site: tenantForeignKey(() => SiteEntity, 'site_id'),
     fromAt: p.datetime(3),
     toAt: p.datetime(3),
   },

@@ -3,19 +3,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BalancingSettingRepository } from '../../balancing/balancing-settings.repository.js';
 import { MeterBalancingSetting } from '../../domain/balancing/balancing-setting.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { MeterEntity } from '../meters/meter.persistence.js';
 import { SiteEntity } from '../sites/site.entity.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const BalancingSettingEntity = defineEntity({
   class: MeterBalancingSetting,
   tableName: 'meter_balancing_settings',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'siteId'] }, { properties: ['accountId', 'meterId'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
-    meterId: () => p.manyToOne(MeterEntity).mapToPk().fieldName('meter_id'),
+    siteId: p.uuid().fieldName('site_id'),
+    site: tenantForeignKey(() => SiteEntity, 'site_id'),
+    meterId: p.uuid().fieldName('meter_id'),
+    meter: tenantForeignKey(() => MeterEntity, 'meter_id'),
     balancing: p.string().length(32),
     startDate: p.string().columnType('date'),
     endDate: p.string().columnType('date').nullable(),

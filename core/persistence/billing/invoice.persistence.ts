@@ -1,17 +1,17 @@
 import { defineEntity, JsonType, p, type Platform, type TransformContext } from '@mikro-orm/core';
 import { BillRun, BillRunError } from '../../domain/billing/bill-run.js';
 import { Invoice, LineItem, type InvoiceTax } from '../../domain/billing/invoice.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { CustomerEntity } from '../customers/customer.persistence.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const BillRunEntity = defineEntity({
   class: BillRun,
   tableName: 'bill_runs',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['state'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     periodStart: p.string().columnType('date'),
     periodEnd: p.string().columnType('date'),
     siteIds: p.json<string[]>().nullable(),
@@ -30,9 +30,11 @@ export const BillRunErrorEntity = defineEntity({
   class: BillRunError,
   tableName: 'bill_run_errors',
   properties: {
-    billRunId: () => p.manyToOne(BillRunEntity).mapToPk().fieldName('bill_run_id').primary().deleteRule('cascade'),
-    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id').primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    accountId: accountKey,
+    billRunId: p.uuid().fieldName('bill_run_id').primary(),
+    billRun: tenantForeignKey(() => BillRunEntity, 'bill_run_id', 'cascade'),
+    contractId: p.uuid().fieldName('contract_id').primary(),
+    contract: tenantForeignKey(() => ContractEntity, 'contract_id'),
     code: p.string().length(40),
     message: p.text(),
     createdAt: p.datetime(3),
@@ -71,7 +73,7 @@ export const InvoiceEntity = defineEntity({
   tableName: 'invoices',
   indexes: [
     { properties: ['accountId', 'createdAt', 'id'] },
-    { properties: ['billRunId', 'state'] },
+    { properties: ['accountId', 'billRunId', 'state'] },
     { properties: ['accountId', 'contractId'] },
     { properties: ['accountId', 'customerId'] },
   ],
@@ -79,17 +81,20 @@ export const InvoiceEntity = defineEntity({
   checks: [
     {
       name: 'invoices_one_per_contract_day',
-      expression: "EXCLUDE USING gist (contract_id WITH =, daterange(period_start, period_end) WITH &&) WHERE ((((kind)::text = 'invoice'::text) AND ((state)::text <> 'cancelled'::text)))",
+      expression: "EXCLUDE USING gist (account_id WITH =, contract_id WITH =, daterange(period_start, period_end) WITH &&) WHERE ((((kind)::text = 'invoice'::text) AND ((state)::text <> 'cancelled'::text)))",
     },
   ],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     kind: p.string().length(16),
     number: p.string().length(20).nullable(),
-    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
-    customerId: () => p.manyToOne(CustomerEntity).mapToPk().fieldName('customer_id'),
-    billRunId: () => p.manyToOne(BillRunEntity).mapToPk().fieldName('bill_run_id').nullable().deleteRule('set null'),
+    contractId: p.uuid().fieldName('contract_id'),
+    contract: tenantForeignKey(() => ContractEntity, 'contract_id'),
+    customerId: p.uuid().fieldName('customer_id'),
+    customer: tenantForeignKey(() => CustomerEntity, 'customer_id'),
+    billRunId: p.uuid().fieldName('bill_run_id').nullable(),
+    billRun: tenantForeignKey(() => BillRunEntity, 'bill_run_id'),
     periodStart: p.string().columnType('date'),
     periodEnd: p.string().columnType('date'),
     state: p.string().length(16),
@@ -111,12 +116,14 @@ export const InvoiceEntity = defineEntity({
 export const LineItemEntity = defineEntity({
   class: LineItem,
   tableName: 'line_items',
-  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['invoiceId', 'position'] }, { properties: ['accountId', 'contractId'] }, { properties: ['priceId'] }],
+  indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'invoiceId', 'position'] }, { properties: ['accountId', 'contractId'] }, { properties: ['priceId'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    invoiceId: () => p.manyToOne(InvoiceEntity).mapToPk().fieldName('invoice_id').deleteRule('cascade'),
-    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
+    invoiceId: p.uuid().fieldName('invoice_id'),
+    invoice: tenantForeignKey(() => InvoiceEntity, 'invoice_id', 'cascade'),
+    contractId: p.uuid().fieldName('contract_id'),
+    contract: tenantForeignKey(() => ContractEntity, 'contract_id'),
     position: p.integer(),
     description: p.string().length(200),
     kind: p.string().length(16),
@@ -148,7 +155,7 @@ export const InvoiceCounterEntity = defineEntity({
   class: InvoiceCounter,
   tableName: 'invoice_counters',
   properties: {
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id').primary(),
+    accountId: accountKey,
     kind: p.string().length(16).primary(),
     year: p.integer().primary(),
     lastNumber: p.integer(),
@@ -167,8 +174,9 @@ export const InvoicePdfEntity = defineEntity({
   class: InvoicePdf,
   tableName: 'invoice_pdfs',
   properties: {
-    invoiceId: () => p.oneToOne(InvoiceEntity).mapToPk().fieldName('invoice_id').primary().deleteRule('cascade'),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
+    accountId: accountKey,
+    invoiceId: p.uuid().fieldName('invoice_id').primary(),
+    invoice: tenantForeignKey(() => InvoiceEntity, 'invoice_id', 'cascade'),
     content: p.blob(),
     createdAt: p.datetime(3),
   },

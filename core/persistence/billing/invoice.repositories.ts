@@ -147,9 +147,9 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return row!.last_number - count + 1;
   }
 
-  deleteDrafts(runId: string): Promise<number> {
+  deleteDrafts(accountId: string, runId: string): Promise<number> {
     // Lines go with their invoice (on delete cascade); no use case holds a run's drafts when it is deleted.
-    return this.em.nativeDelete(InvoiceEntity, { billRunId: runId, state: 'draft' });
+    return this.em.nativeDelete(InvoiceEntity, { accountId, billRunId: runId, state: 'draft' });
   }
 
   async withoutPdf(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]> {

@@ -3,18 +3,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PriceComponentGroupRepository, PriceComponentRepository, PriceRepository } from '../../billing/catalogue/price-catalogue.repository.js';
 import { Price, PriceComponent, PriceComponentGroup } from '../../domain/billing/price.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { ProductEntity } from '../products/product.persistence.js';
 import { TaxRateEntity } from './tax-rate.persistence.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const PriceComponentGroupEntity = defineEntity({
   class: PriceComponentGroup,
   tableName: 'price_component_groups',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'electricityProductId'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    electricityProductId: () => p.manyToOne(ProductEntity).mapToPk().fieldName('electricity_product_id'),
+    electricityProductId: p.uuid().fieldName('electricity_product_id'),
+    electricityProduct: tenantForeignKey(() => ProductEntity, 'electricity_product_id'),
     name: p.string().length(200),
     position: p.integer(),
     createdAt: p.datetime(3),
@@ -27,13 +28,15 @@ export const PriceComponentEntity = defineEntity({
   tableName: 'price_components',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'priceComponentGroupId'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    priceComponentGroupId: () => p.manyToOne(PriceComponentGroupEntity).mapToPk().fieldName('price_component_group_id'),
+    priceComponentGroupId: p.uuid().fieldName('price_component_group_id'),
+    priceComponentGroup: tenantForeignKey(() => PriceComponentGroupEntity, 'price_component_group_id'),
     name: p.string().length(200),
     kind: p.string().length(16),
     unit: p.string().length(8),
-    taxRateId: () => p.manyToOne(TaxRateEntity).mapToPk().fieldName('tax_rate_id'),
+    taxRateId: p.uuid().fieldName('tax_rate_id'),
+    taxRate: tenantForeignKey(() => TaxRateEntity, 'tax_rate_id'),
     customAttributes: p.json<Record<string, unknown>>(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
@@ -46,9 +49,10 @@ export const PriceEntity = defineEntity({
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
   uniques: [{ properties: ['accountId', 'priceComponentId', 'validFrom'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    priceComponentId: () => p.manyToOne(PriceComponentEntity).mapToPk().fieldName('price_component_id'),
+    priceComponentId: p.uuid().fieldName('price_component_id'),
+    priceComponent: tenantForeignKey(() => PriceComponentEntity, 'price_component_id'),
     validFrom: p.string().columnType('date'),
     amount: p.bigint(),
     createdAt: p.datetime(3),

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TaxRateRepository } from '../../billing/catalogue/tax-rates.service.js';
 import { TaxRate } from '../../domain/billing/tax-rate.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
+import { accountKey } from '../tenant-keys.js';
 
 export const TaxRateEntity = defineEntity({
   class: TaxRate,
@@ -12,8 +12,8 @@ export const TaxRateEntity = defineEntity({
   // A name's history has no two rates in force on one day.
   checks: [{ name: 'tax_rates_no_overlap', expression: 'EXCLUDE USING gist (account_id WITH =, name WITH =, daterange(valid_from, valid_until) WITH &&)' }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     name: p.string().length(100),
     percentage: p.integer(),
     validFrom: p.string().columnType('date'),

@@ -3,16 +3,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateRepository } from '../../billing/catalogue/templates.service.js';
 import { Template, type TemplateKind } from '../../domain/billing/template.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
+import { accountKey } from '../tenant-keys.js';
 
 export const TemplateEntity = defineEntity({
   class: Template,
   tableName: 'templates',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
-  // One default per kind: a deferrable exclusion constraint in the migrations (checked at commit).
+  // One default per kind, checked at commit so that moving the default may write either row first.
+  checks: [{ name: 'templates_one_default_per_kind', expression: 'EXCLUDE USING gist (account_id WITH =, kind WITH =) WHERE (is_default) DEFERRABLE INITIALLY DEFERRED' }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     name: p.string().length(200),
     kind: p.string().length(16),
     locale: p.string().length(8),

@@ -3,11 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ContractMeterRepository, ContractRepository } from '../../contracts/contracts.repository.js';
 import { Contract, ContractMeter } from '../../domain/contracts/contract.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { CustomerEntity } from '../customers/customer.persistence.js';
 import { MeterEntity } from '../meters/meter.persistence.js';
 import { ProductEntity } from '../products/product.persistence.js';
 import { SiteEntity } from '../sites/site.entity.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const ContractEntity = defineEntity({
   class: Contract,
@@ -15,11 +15,14 @@ export const ContractEntity = defineEntity({
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'siteId'] }, { properties: ['accountId', 'customerId'] }],
   uniques: [{ properties: ['accountId', 'number'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    customerId: () => p.manyToOne(CustomerEntity).mapToPk().fieldName('customer_id'),
-    electricityProductId: () => p.manyToOne(ProductEntity).mapToPk().fieldName('electricity_product_id'),
-    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
+    customerId: p.uuid().fieldName('customer_id'),
+    customer: tenantForeignKey(() => CustomerEntity, 'customer_id'),
+    electricityProductId: p.uuid().fieldName('electricity_product_id'),
+    electricityProduct: tenantForeignKey(() => ProductEntity, 'electricity_product_id'),
+    siteId: p.uuid().fieldName('site_id'),
+    site: tenantForeignKey(() => SiteEntity, 'site_id'),
     dunningBlock: p.boolean(),
     startDate: p.string().columnType('date'),
     endDate: p.string().columnType('date').nullable(),
@@ -35,11 +38,14 @@ export const ContractMeterEntity = defineEntity({
   tableName: 'contract_meters',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'meterId', 'startDate'] }, { properties: ['accountId', 'contractId'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
-    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
-    meterId: () => p.manyToOne(MeterEntity).mapToPk().fieldName('meter_id'),
+    contractId: p.uuid().fieldName('contract_id'),
+    contract: tenantForeignKey(() => ContractEntity, 'contract_id'),
+    siteId: p.uuid().fieldName('site_id'),
+    site: tenantForeignKey(() => SiteEntity, 'site_id'),
+    meterId: p.uuid().fieldName('meter_id'),
+    meter: tenantForeignKey(() => MeterEntity, 'meter_id'),
     startDate: p.string().columnType('date'),
     endDate: p.string().columnType('date').nullable(),
     createdAt: p.datetime(3),

@@ -1,14 +1,14 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CustomAttributeDefinition } from '../../domain/custom-attributes/custom-attribute.js';
-import { AccountEntity } from '../accounts/account.entities.js';
+import { accountKey } from '../tenant-keys.js';
 
 export const CustomAttributeEntity = defineEntity({
   class: CustomAttributeDefinition,
   tableName: 'custom_attributes',
   uniques: [{ properties: ['accountId', 'entity', 'name'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     title: p.string().length(200),
     name: p.string().length(63),
     entity: p.string().length(32),

@@ -4,7 +4,7 @@ import type { CustomerRepository } from '../../customers/customers.repository.js
 import type { Address } from '../../domain/addresses/address.js';
 import { Customer } from '../../domain/customers/customer.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
+import { accountKey } from '../tenant-keys.js';
 
 export const CustomerEntity = defineEntity({
   class: Customer,
@@ -12,8 +12,8 @@ export const CustomerEntity = defineEntity({
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
   uniques: [{ properties: ['accountId', 'number'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     companyName: p.string().length(200).nullable(),
     address: p.json<Address>().nullable(),
     deliveryAddress: p.json<Address>().nullable(),

@@ -6,16 +6,17 @@ import type { EventOutbox, NewEvent } from '../../events/outbox.js';
 import type { Clock } from '../../clock.js';
 import type { Page, PageQuery } from '../../pagination.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
+import { accountKey } from '../tenant-keys.js';
 
 export const EventEntity = defineEntity({
   class: DomainEvent,
   tableName: 'events',
+  uniques: [{ properties: ['accountId', 'sequence'] }],
   indexes: [{ properties: ['accountId', 'sequence'] }, { properties: ['accountId', 'type', 'sequence'] }, { properties: ['accountId', 'createdAt'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    sequence: p.bigint('string').autoincrement().unique(),
+    sequence: p.bigint('string').autoincrement(),
     type: p.string().length(40),
     userId: p.uuid().nullable(),
     siteIds: p.json<string[]>(),

@@ -4,16 +4,17 @@ import type { Measurement } from '../../domain/measurements/ingest.js';
 import { dayOf, instantOf, MeasurementDay, slotOf, SLOTS_PER_DAY, SparseReading } from '../../domain/measurements/measurement-day.js';
 import type { MeasurementRepository, SeriesRange, StoredPoint } from '../../measurements/measurements.repository.js';
 import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { boundQuery } from '../bound-query.js';
 import { MeterEntity } from '../meters/meter.persistence.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const MeasurementDayEntity = defineEntity({
   class: MeasurementDay,
   tableName: 'measurement_days',
   properties: {
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id').primary(),
-    meterId: () => p.manyToOne(MeterEntity).mapToPk().fieldName('meter_id').primary(),
+    accountId: accountKey,
+    meterId: p.uuid().fieldName('meter_id').primary(),
+    meter: tenantForeignKey(() => MeterEntity, 'meter_id'),
     day: p.string().columnType('date').primary(),
     values: p.string().columnType('bigint[]'),
   },
@@ -23,8 +24,9 @@ export const SparseReadingEntity = defineEntity({
   class: SparseReading,
   tableName: 'meter_readings',
   properties: {
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id').primary(),
-    meterId: () => p.manyToOne(MeterEntity).mapToPk().fieldName('meter_id').primary(),
+    accountId: accountKey,
+    meterId: p.uuid().fieldName('meter_id').primary(),
+    meter: tenantForeignKey(() => MeterEntity, 'meter_id'),
     at: p.datetime(3).primary(),
     wh: p.bigint('number'),
   },

@@ -4,9 +4,9 @@ import type { FormulaComponent } from '../../domain/meters/formula.js';
 import { Meter } from '../../domain/meters/meter.js';
 import type { MeterRepository } from '../../meters/meters.repository.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { MpoEntity } from '../mpos/mpo.persistence.js';
 import { SiteEntity } from '../sites/site.entity.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const MeterEntity = defineEntity({
   class: Meter,
@@ -14,10 +14,12 @@ export const MeterEntity = defineEntity({
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'siteId'] }],
   uniques: [{ properties: ['accountId', 'identifier'] }, { name: 'meters_one_grid_per_site', properties: ['accountId', 'siteId'], where: 'grid' }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    siteId: () => p.manyToOne(SiteEntity).mapToPk().fieldName('site_id'),
-    mpoId: () => p.manyToOne(MpoEntity).mapToPk().fieldName('mpo_id').nullable(),
+    siteId: p.uuid().fieldName('site_id'),
+    site: tenantForeignKey(() => SiteEntity, 'site_id'),
+    mpoId: p.uuid().fieldName('mpo_id').nullable(),
+    mpo: tenantForeignKey(() => MpoEntity, 'mpo_id'),
     direction: p.string().length(16),
     identifier: p.string().length(100),
     serial: p.string().length(200).nullable(),

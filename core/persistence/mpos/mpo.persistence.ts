@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Mpo } from '../../domain/mpos/mpo.js';
 import type { MpoRepository } from '../../mpos/mpos.repository.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
+import { accountKey } from '../tenant-keys.js';
 
 export const MpoEntity = defineEntity({
   class: Mpo,
@@ -11,8 +11,8 @@ export const MpoEntity = defineEntity({
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
   uniques: [{ name: 'mpos_one_virtual_per_account', properties: ['accountId'], where: "channel = 'pseudo' and provider = 'virtual'" }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     channel: p.string().length(100),
     provider: p.string().length(100),
     name: p.string().length(200),

@@ -14,20 +14,22 @@ import type {
   PrepaymentRequestRepository,
 } from '../../payments/payments.repository.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { CustomerEntity } from '../customers/customer.persistence.js';
 import { InvoiceEntity } from '../billing/invoice.persistence.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const PaymentMethodEntity = defineEntity({
   class: PaymentMethod,
   tableName: 'payment_methods',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'customerId'] }],
-  // One default per customer: a deferrable exclusion constraint in the migrations (checked at commit).
+  // One default per customer, checked at commit so that moving the default may write either row first.
+  checks: [{ name: 'payment_methods_one_default_per_customer', expression: 'EXCLUDE USING gist (account_id WITH =, customer_id WITH =) WHERE (is_default) DEFERRABLE INITIALLY DEFERRED' }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    customerId: () => p.manyToOne(CustomerEntity).mapToPk().fieldName('customer_id'),
+    customerId: p.uuid().fieldName('customer_id'),
+    customer: tenantForeignKey(() => CustomerEntity, 'customer_id'),
     type: p.string().length(32),
     accountHolder: p.string().length(200).nullable(),
     iban: p.string().length(34).nullable(),
@@ -44,19 +46,22 @@ export const PaymentEntity = defineEntity({
   class: Payment,
   tableName: 'payments',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'contractId', 'dueDate'] }],
-  uniques: [{ name: 'payments_one_prepayment_per_due_date', properties: ['contractId', 'dueDate'], where: "type = 'prepayment'" }],
+  uniques: [{ name: 'payments_one_prepayment_per_due_date', properties: ['accountId', 'contractId', 'dueDate'], where: "type = 'prepayment'" }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
+    contractId: p.uuid().fieldName('contract_id'),
+    contract: tenantForeignKey(() => ContractEntity, 'contract_id'),
     amount: p.bigint(),
     type: p.string().length(16),
     state: p.string().length(16),
     dueDate: p.string().columnType('date'),
     receivedAt: p.datetime(3).nullable(),
-    paymentMethodId: () => p.manyToOne(PaymentMethodEntity).mapToPk().fieldName('payment_method_id').nullable(),
+    paymentMethodId: p.uuid().fieldName('payment_method_id').nullable(),
+    paymentMethod: tenantForeignKey(() => PaymentMethodEntity, 'payment_method_id'),
     reference: p.string().length(200).nullable(),
-    invoiceId: () => p.manyToOne(InvoiceEntity).mapToPk().fieldName('invoice_id').nullable(),
+    invoiceId: p.uuid().fieldName('invoice_id').nullable(),
+    invoice: tenantForeignKey(() => InvoiceEntity, 'invoice_id'),
     lockedAt: p.datetime(3).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
@@ -67,11 +72,12 @@ export const PrepaymentAmountEntity = defineEntity({
   class: PrepaymentAmount,
   tableName: 'prepayment_amounts',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
-  uniques: [{ properties: ['contractId', 'validFrom'] }],
+  uniques: [{ properties: ['accountId', 'contractId', 'validFrom'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
+    contractId: p.uuid().fieldName('contract_id'),
+    contract: tenantForeignKey(() => ContractEntity, 'contract_id'),
     amount: p.bigint(),
     validFrom: p.string().columnType('date'),
     createdAt: p.datetime(3),
@@ -84,9 +90,10 @@ export const PrepaymentRequestEntity = defineEntity({
   tableName: 'prepayment_requests',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'contractId'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    contractId: () => p.manyToOne(ContractEntity).mapToPk().fieldName('contract_id'),
+    contractId: p.uuid().fieldName('contract_id'),
+    contract: tenantForeignKey(() => ContractEntity, 'contract_id'),
     startDate: p.string().columnType('date'),
     endDate: p.string().columnType('date'),
     paymentIds: p.json<string[]>(),
@@ -171,7 +178,7 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
         `insert into payments (id, account_id, contract_id, amount, type, state, due_date, payment_method_id, created_at, updated_at)
          select w.id, ?, ?, w.amount, 'prepayment', 'pending', w.due_date, ?, ?, ?
            from json_to_recordset(?::json) as w(id uuid, due_date date, amount bigint)
-         on conflict (contract_id, due_date) where type = 'prepayment' do nothing
+         on conflict (account_id, contract_id, due_date) where type = 'prepayment' do nothing
          returning id`,
         [accountId, contractId, paymentMethodId, now, now, JSON.stringify(wanted.map((w) => ({ id: w.id, due_date: w.dueDate, amount: w.amount.toString() })))],
       );

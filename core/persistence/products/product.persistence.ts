@@ -3,15 +3,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ElectricityProduct, type PrepaymentConfiguration } from '../../domain/products/electricity-product.js';
 import type { ProductRepository } from '../../products/products.service.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
+import { accountKey } from '../tenant-keys.js';
 
 export const ProductEntity = defineEntity({
   class: ElectricityProduct,
   tableName: 'electricity_products',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     name: p.string().length(200),
     description: p.text().nullable(),
     prepaymentConfiguration: p.json<PrepaymentConfiguration>().nullable(),

@@ -1,15 +1,15 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Address } from '../../domain/addresses/address.js';
 import { Site } from '../../domain/sites/site.js';
-import { AccountEntity } from '../accounts/account.entities.js';
+import { accountKey } from '../tenant-keys.js';
 
 export const SiteEntity = defineEntity({
   class: Site,
   tableName: 'sites',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     name: p.string().length(200),
     type: p.string().length(32),
     balanceResolution: p.string().length(8),

@@ -3,18 +3,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainEvent, type EventType } from '../../domain/events/event.js';
 import { WebhookDelivery, WebhookEndpoint, type DeliveryAttempt, type DeliveryState } from '../../domain/webhooks/webhook.js';
 import type { Page, PageQuery } from '../../pagination.js';
-import type { AttemptResult, DueDelivery, WebhookDeliveryRepository, WebhookEndpointRepository } from '../../webhooks/webhooks.repository.js';
+import type { AttemptResult, DueDelivery, EndpointKey, WebhookDeliveryRepository, WebhookEndpointRepository } from '../../webhooks/webhooks.repository.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
-import { AccountEntity } from '../accounts/account.entities.js';
 import { EventEntity } from '../events/event.persistence.js';
+import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 export const WebhookEndpointEntity = defineEntity({
   class: WebhookEndpoint,
   tableName: 'webhook_endpoints',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
     url: p.string().length(2000),
     events: p.json<string[]>(),
     headers: p.json<Record<string, string>>(),
@@ -39,8 +39,9 @@ export const WebhookLeaseEntity = defineEntity({
   class: WebhookLease,
   tableName: 'webhook_leases',
   properties: {
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    endpointId: () => p.manyToOne(WebhookEndpointEntity).mapToPk().fieldName('endpoint_id').primary().deleteRule('cascade'),
+    accountId: accountKey,
+    endpointId: p.uuid().fieldName('endpoint_id').primary(),
+    endpoint: tenantForeignKey(() => WebhookEndpointEntity, 'endpoint_id', 'cascade'),
     token: p.uuid(),
     until: p.datetime(3),
   },
@@ -56,10 +57,12 @@ export const WebhookDeliveryEntity = defineEntity({
     { name: 'webhook_deliveries_pending_in_order', properties: ['endpointId', 'eventSequence'], where: "state = 'pending'" },
   ],
   properties: {
+    accountId: accountKey,
     id: p.uuid().primary(),
-    accountId: () => p.manyToOne(AccountEntity).mapToPk().fieldName('account_id'),
-    endpointId: () => p.manyToOne(WebhookEndpointEntity).mapToPk().fieldName('endpoint_id').deleteRule('cascade'),
-    eventId: () => p.manyToOne(EventEntity).mapToPk().fieldName('event_id'),
+    endpointId: p.uuid().fieldName('endpoint_id'),
+    endpoint: tenantForeignKey(() => WebhookEndpointEntity, 'endpoint_id', 'cascade'),
+    eventId: p.uuid().fieldName('event_id'),
+    event: tenantForeignKey(() => EventEntity, 'event_id'),
     eventType: p.string().length(40),
     entityId: p.uuid(),
     eventSequence: p.bigint('string'),
@@ -77,9 +80,9 @@ export class MikroWebhookEndpointRepository extends AccountScopedRepository<Webh
     super(em, WebhookEndpointEntity);
   }
 
-  findAnyById(id: string): Promise<WebhookEndpoint | null> {
-    // A fresh read each round: the worker notices a disabled endpoint or a rotated secret at once.
-    return this.em.fork().findOne(WebhookEndpointEntity, { id });
+  findFresh(accountId: string, id: string): Promise<WebhookEndpoint | null> {
+    // A fork of its own: not the entity the unit of work may already hold, but the row as it is now.
+    return this.em.fork().findOne(WebhookEndpointEntity, { accountId, id });
   }
 }
 
@@ -113,15 +116,15 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
     return { items, total };
   }
 
-  async endpointsWithDueDeliveries(now: Date): Promise<string[]> {
-    const rows = await this.em.execute<{ endpoint_id: string }[]>(
-      `select distinct endpoint_id from webhook_deliveries where state = 'pending' and next_attempt_at <= ?`,
+  async endpointsWithDueDeliveries(now: Date): Promise<EndpointKey[]> {
+    const rows = await this.em.execute<{ account_id: string; endpoint_id: string }[]>(
+      `select distinct account_id, endpoint_id from webhook_deliveries where state = 'pending' and next_attempt_at <= ?`,
       [now],
     );
-    return rows.map((row) => row.endpoint_id);
+    return rows.map((row) => ({ accountId: row.account_id, endpointId: row.endpoint_id }));
   }
 
-  async due(endpointId: string, now: Date, limit: number): Promise<DueDelivery[]> {
+  async due(accountId: string, endpointId: string, now: Date, limit: number): Promise<DueDelivery[]> {
     const rows = await this.em.execute<DueRow[]>(
       `select d.id, d.entity_id, jsonb_array_length(d.attempts) as attempt_count,
               e.id as event_id, e.account_id, e.sequence, e.type, e.user_id, e.site_ids, e.data, e.created_at
@@ -132,10 +135,10 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
                              where held.account_id = d.account_id and held.endpoint_id = d.endpoint_id and held.entity_id = d.entity_id and held.state = 'pending'
                                and held.event_sequence < d.event_sequence and held.next_attempt_at > ?
                              limit 1) earlier on true
-        where d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= ? and earlier.waiting is null
+        where d.account_id = ? and d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= ? and earlier.waiting is null
         order by d.event_sequence
         limit ?`,
-      [now, endpointId, now, limit],
+      [now, accountId, endpointId, now, limit],
     );
     return rows.map((row) => ({
       delivery: { id: row.id, entityId: row.entity_id, attemptCount: Number(row.attempt_count) },
@@ -153,7 +156,7 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
     }));
   }
 
-  async recordAttempts(results: readonly AttemptResult[], now: Date): Promise<void> {
+  async recordAttempts(accountId: string, results: readonly AttemptResult[], now: Date): Promise<void> {
     if (results.length === 0) return;
     await this.em.execute(
       `update webhook_deliveries d
@@ -163,24 +166,24 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
               delivered_at = case when r.value->>'state' = 'delivered' then ?::timestamptz else d.delivered_at end,
               updated_at = ?
          from jsonb_array_elements(?::jsonb) as r(value)
-        where d.id = (r.value->>'deliveryId')::uuid`,
-      [now, now, JSON.stringify(results)],
+        where d.account_id = ? and d.id = (r.value->>'deliveryId')::uuid`,
+      [now, now, JSON.stringify(results), accountId],
     );
   }
 
-  async takeLease(endpointId: string, token: string, until: Date, now: Date): Promise<boolean> {
+  async takeLease(accountId: string, endpointId: string, token: string, until: Date, now: Date): Promise<boolean> {
     const rows = await this.em.execute<{ endpoint_id: string }[]>(
       `insert into webhook_leases (account_id, endpoint_id, token, until)
-       select account_id, id, ?, ? from webhook_endpoints where id = ?
-       on conflict (endpoint_id) do update set token = excluded.token, until = excluded.until
+       select account_id, id, ?, ? from webhook_endpoints where account_id = ? and id = ?
+       on conflict (account_id, endpoint_id) do update set token = excluded.token, until = excluded.until
         where webhook_leases.token = excluded.token or webhook_leases.until < ?
        returning endpoint_id`,
-      [token, until, endpointId, now],
+      [token, until, accountId, endpointId, now],
     );
     return rows.length > 0;
   }
 
-  async releaseLease(endpointId: string, token: string): Promise<void> {
-    await this.em.execute('delete from webhook_leases where endpoint_id = ? and token = ?', [endpointId, token]);
+  async releaseLease(accountId: string, endpointId: string, token: string): Promise<void> {
+    await this.em.execute('delete from webhook_leases where account_id = ? and endpoint_id = ? and token = ?', [accountId, endpointId, token]);
   }
 }
