@@ -1,5 +1,5 @@
 import { p, ReferenceKind, type EntityMetadata } from '@mikro-orm/core';
-import { AccountEntity } from './accounts/account.entities.js';
+import { Account } from '../domain/accounts/account.js';
 
 /*
  * Every tenant table is keyed so that it can be distributed by `account_id` (Citus) with all
@@ -10,9 +10,9 @@ import { AccountEntity } from './accounts/account.entities.js';
  */
 
 /** The tenant column, first part of the table's primary key: MikroORM's own statements carry it. */
-// Function declarations, not arrow constants: account.entities imports this module back.
+// Refers to the accounts table by its domain class: account.entities imports this module.
 export function accountKey() {
-  return p.manyToOne(AccountEntity).mapToPk().fieldName('account_id').primary();
+  return p.manyToOne(Account).mapToPk().fieldName('account_id').primary();
 }
 
 /**
