@@ -130,7 +130,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   }));
   single(AccountsService, () => new AccountsService(repositories.accounts, repositories.templates, uow, clock));
   single(TemplatesService, () => new TemplatesService(repositories.templates, uow, clock));
-  single(UsersService, () => new UsersService(repositories.users, repositories.accounts));
+  single(UsersService, () => new UsersService(repositories.users, repositories.accounts, { uow, clock, outbox }));
   single(CustomAttributesService, () => new CustomAttributesService(repositories.attributes, uow, clock));
   single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), uow, clock, outbox));
   single(MposService, () => new MposService(repositories.mpos, uow, clock));

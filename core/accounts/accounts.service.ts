@@ -50,6 +50,17 @@ export class AccountsService {
         companyName: command.companyName,
         timezone: command.timezone,
         currency: 'EUR',
+        // The seller profile starts empty; PATCH /v1/accounts/{id} completes it.
+        address: null,
+        vatId: null,
+        taxNumber: null,
+        registerCourt: null,
+        registerNumber: null,
+        managingDirectors: [],
+        contact: { email: null, phone: null, website: null },
+        bankAccount: null,
+        sepaCreditorId: null,
+        disputeResolutionText: null,
         createdAt: now,
         updatedAt: now,
       });

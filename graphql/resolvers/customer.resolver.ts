@@ -1,11 +1,11 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { pageOf } from '../../core/pagination.js';
 import type { CustomerView } from '../../core/customers/customers.commands.js';
 import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
 import { InvoiceType } from '../types/invoice.types.js';
 import { PaymentMethodType } from '../types/payment.types.js';
-import { AccountType, CustomAttributeInput, CustomAttributeListArgs, CustomAttributeListType, CustomAttributeType, UserListType, UserType } from '../types/account.types.js';
+import { AccountInput, AccountType, CustomAttributeInput, CustomAttributeListArgs, CustomAttributeListType, CustomAttributeType, UserListType, UserType } from '../types/account.types.js';
 import { ListArgs } from '../types/common.types.js';
 import { ContractType } from '../types/contract.types.js';
 import { CustomerInput, CustomerListType, CustomerType, ProductInput, ProductListType, ProductType } from '../types/customer.types.js';
@@ -71,5 +71,10 @@ export class UserResolver extends crudResolver({
   @Query(() => AccountType)
   account(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
     return services.users.getAccount(actor, id);
+  }
+
+  @Mutation(() => AccountType, { description: 'Company name and seller profile (merge patch, like PATCH /v1/accounts/{id})' })
+  updateAccount(@Arg('id', () => ID) id: string, @Arg('input', () => AccountInput) input: AccountInput, @Ctx() { actor, services }: GraphQLContext) {
+    return services.users.updateAccount(actor, id, toPlain(input));
   }
 }

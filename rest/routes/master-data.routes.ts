@@ -1,4 +1,5 @@
-import { accountView, listUsersQuery, userView } from '../../core/accounts/accounts.commands.js';
+import { z } from 'zod';
+import { accountView, listUsersQuery, updateAccountCommand, userView } from '../../core/accounts/accounts.commands.js';
 import {
   balancingSettingView,
   createBalancingSettingCommand,
@@ -128,6 +129,17 @@ export function masterDataRoutes(s: Services): RouteSpec[] {
       response: { status: 200, description: 'The account', schema: accountView },
       errors: [404],
       handle: async ({ actor, params }) => ({ status: 200, body: await s.users.getAccount(actor, params.id!) }),
+    },
+    {
+      method: 'patch',
+      path: '/v1/accounts/{id}',
+      operationId: 'updateAccount',
+      summary: "Update the caller's account: company name and the seller profile every invoice prints (JSON merge patch)",
+      tag: 'Accounts',
+      body: updateAccountCommand,
+      response: { status: 200, description: 'The updated account', schema: z.object({ data: accountView }) },
+      errors: [404],
+      handle: async ({ actor, params, body }) => ({ status: 200, body: { data: await s.users.updateAccount(actor, params.id!, body) } }),
     },
   ];
 }

@@ -111,7 +111,24 @@ describe('customers, products, custom attributes, accounts and users', () => {
 
   it('shows the own account and its users, never another account', async () => {
     const account = await a.api.get(`/v1/accounts/${a.accountId}`);
-    expect(account.body).toEqual({ id: a.accountId, companyName: 'A', timezone: 'Europe/Berlin', currency: 'EUR', createdAt: expect.any(String), updatedAt: expect.any(String) });
+    expect(account.body).toEqual({
+      id: a.accountId,
+      companyName: 'A',
+      timezone: 'Europe/Berlin',
+      currency: 'EUR',
+      address: null,
+      vatId: null,
+      taxNumber: null,
+      registerCourt: null,
+      registerNumber: null,
+      managingDirectors: [],
+      contact: { email: null, phone: null, website: null },
+      bankAccount: null,
+      sepaCreditorId: null,
+      disputeResolutionText: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
     expect((await a.api.get(`/v1/accounts/${b.accountId}`)).status).toBe(404);
     const users = await a.api.get('/v1/users');
     expect(users.body.data).toEqual([

@@ -85,6 +85,7 @@ describe('common HTTP behaviour', () => {
       [
         'POST /v1/oauth',
         'GET /v1/accounts/{id}',
+        'PATCH /v1/accounts/{id}',
         ...crud('/v1/users', false),
         ...crud('/v1/sites'),
         ...crud('/v1/electricity-products'),

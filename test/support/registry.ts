@@ -161,7 +161,7 @@ let versions = 0;
 
 /** Keyed by collection path (the OpenAPI path without `/{id}`). */
 export const REGISTRY: Record<string, Fixture> = {
-  '/v1/accounts': { instance: 'account', graphql: { one: 'account' } },
+  '/v1/accounts': { instance: 'account', patchBody: { registerCourt: 'Amtsgericht Charlottenburg' }, graphql: { one: 'account', update: 'updateAccount' } },
   '/v1/users': { instance: 'user', graphql: { one: 'user', many: 'users' } },
   '/v1/sites': {
     instance: 'site',

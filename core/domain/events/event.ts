@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   ...changes('customer'),
   ...changes('contract'),
   ...changes('payment_method'),
+  'account.updated',
   'payment.created',
   'payment.updated',
   'balancing.completed',

@@ -1,5 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
-import { Account, ApiToken, RefreshToken, User } from '../../domain/accounts/account.js';
+import { Account, ApiToken, RefreshToken, User, type SellerBankAccount, type SellerContact } from '../../domain/accounts/account.js';
+import type { Address } from '../../domain/addresses/address.js';
 import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 // The accounts table keys on account_id like every other table (the future distribution key).
@@ -11,6 +12,16 @@ export const AccountEntity = defineEntity({
     companyName: p.string().length(200),
     timezone: p.string().length(64),
     currency: p.string().length(3),
+    address: p.json<Address>().nullable(),
+    vatId: p.string().length(20).nullable(),
+    taxNumber: p.string().length(20).nullable(),
+    registerCourt: p.string().length(200).nullable(),
+    registerNumber: p.string().length(100).nullable(),
+    managingDirectors: p.json<string[]>(),
+    contact: p.json<SellerContact>(),
+    bankAccount: p.json<SellerBankAccount>().nullable(),
+    sepaCreditorId: p.string().length(35).nullable(),
+    disputeResolutionText: p.string().length(2000).nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },
