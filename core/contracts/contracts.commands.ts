@@ -1,9 +1,21 @@
 import { z } from 'zod';
 import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
+import { isTermDuration, TERM_DURATION_PATTERN } from '../domain/contracts/term-duration.js';
 import { calendarDate, endAfter, readOnlyEcho, reference, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
 const optionalEnd = calendarDate.nullish().transform((v) => v ?? null);
+
+/** A notice or renewal period; core/domain/contracts/term-duration.ts says what is accepted. */
+const optionalDuration = z
+  .string()
+  .refine(isTermDuration, {
+    message: 'Expected an ISO 8601 duration in years, months, weeks or days, e.g. P1M, P3M, P14D, P6W, P1Y.',
+    params: { code: 'invalid_duration' },
+  })
+  .meta({ pattern: TERM_DURATION_PATTERN.source, examples: ['P1M'] })
+  .nullish()
+  .transform((v) => v ?? null);
 
 const contractFields = {
   customerId: reference,
@@ -12,6 +24,9 @@ const contractFields = {
   dunningBlock: z.boolean(),
   startDate: calendarDate,
   endDate: optionalEnd,
+  minimumTermEndDate: optionalEnd,
+  noticePeriod: optionalDuration,
+  renewalPeriod: optionalDuration,
   number: z.string().trim().min(1).max(100),
   customAttributes: customAttributesInput,
 };
@@ -19,7 +34,8 @@ const contractFields = {
 export const createContractCommand = z
   .object({ ...contractFields, customAttributes: customAttributesInput.default({}) })
   .strict()
-  .superRefine(endAfter('startDate', 'endDate'));
+  .superRefine(endAfter('startDate', 'endDate'))
+  .superRefine(endAfter('startDate', 'minimumTermEndDate'));
 export const updateContractCommand = z.object({ ...readOnlyEcho, ...contractFields }).partial().strict();
 export const listContractsQuery = pageQuery
   .extend({ siteId: z.uuid().optional(), customerId: z.uuid().optional(), electricityProductId: z.uuid().optional() })
@@ -33,6 +49,9 @@ export const contractView = z.object({
   dunningBlock: z.boolean(),
   startDate: z.string(),
   endDate: z.string().nullable(),
+  minimumTermEndDate: z.string().nullable(),
+  noticePeriod: z.string().nullable(),
+  renewalPeriod: z.string().nullable(),
   number: z.string(),
   customAttributes: z.record(z.string(), z.unknown()),
   ...timestamps,

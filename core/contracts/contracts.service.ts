@@ -19,7 +19,7 @@ import type { ContractMeterRepository, ContractRepository } from './contracts.re
 import { createContractCommand, listContractsQuery, updateContractCommand, type ContractView } from './contracts.commands.js';
 
 function present(contract: Contract, values: PresentValues): ContractView {
-  const { id, customerId, electricityProductId, siteId, dunningBlock, startDate, endDate, number } = contract;
+  const { id, customerId, electricityProductId, siteId, dunningBlock, startDate, endDate, minimumTermEndDate, noticePeriod, renewalPeriod, number } = contract;
   return {
     id,
     customerId,
@@ -28,6 +28,9 @@ function present(contract: Contract, values: PresentValues): ContractView {
     dunningBlock,
     startDate,
     endDate,
+    minimumTermEndDate,
+    noticePeriod,
+    renewalPeriod,
     number,
     customAttributes: values(contract.customAttributes),
     ...timestampsOf(contract),

@@ -23,7 +23,7 @@ import { createMeterCommand, listMetersQuery, removedMeterFields, updateMeterCom
 type MeterCommand = z.output<typeof createMeterCommand>;
 
 function present(meter: Meter, values: PresentValues): MeterView {
-  const { id, siteId, mpoId, direction, identifier, serial, measuring, grid, formula } = meter;
+  const { id, siteId, mpoId, direction, identifier, serial, marketLocationId, meteringPointId, measuring, grid, formula } = meter;
   return {
     id,
     siteId,
@@ -31,6 +31,8 @@ function present(meter: Meter, values: PresentValues): MeterView {
     direction,
     identifier,
     serial,
+    marketLocationId,
+    meteringPointId,
     startDate: meter.startDate.toISOString(),
     measuring,
     grid,

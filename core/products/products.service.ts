@@ -12,8 +12,8 @@ import { createProductCommand, listProductsQuery, removedProductFields, updatePr
 export type ProductRepository = ResourceRepository<ElectricityProduct>;
 
 function present(product: ElectricityProduct): ProductView {
-  const { id, name, description, prepaymentConfiguration } = product;
-  return { id, name, description, prepaymentConfiguration, ...timestampsOf(product) };
+  const { id, name, description, prepaymentConfiguration, fuelMix } = product;
+  return { id, name, description, prepaymentConfiguration, fuelMix, ...timestampsOf(product) };
 }
 
 export class ProductsService implements ResourceService<ProductView> {

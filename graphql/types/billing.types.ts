@@ -67,6 +67,7 @@ export class PriceComponentType {
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'local_energy, grid_energy, energy or base_fee' }) kind!: string;
   @Field(() => String, { description: 'kWh or month' }) unit!: string;
+  @Field(() => String, { description: 'energy, grid_fee, metering, concession_fee, levies, electricity_tax or other' }) category!: string;
   @Field(() => ID) taxRateId!: string;
   @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
   @Field(() => String) createdAt!: string;
@@ -90,6 +91,7 @@ export class PriceComponentInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) kind?: string | null;
   @Field(() => String, { nullable: true }) unit?: string | null;
+  @Field(() => String, { nullable: true, description: 'Default energy' }) category?: string | null;
   @Field(() => ID, { nullable: true }) taxRateId?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
 }

@@ -11,6 +11,9 @@ export class ContractType {
   @Field(() => Boolean) dunningBlock!: boolean;
   @Field(() => String, { description: 'YYYY-MM-DD, 00:00 in the account timezone' }) startDate!: string;
   @Field(() => String, { nullable: true, description: 'Exclusive end date' }) endDate!: string | null;
+  @Field(() => String, { nullable: true, description: 'Exclusive end of the minimum term, YYYY-MM-DD' }) minimumTermEndDate!: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 duration in years, months, weeks or days, e.g. P1M' }) noticePeriod!: string | null;
+  @Field(() => String, { nullable: true, description: 'Business customers: each renewal after the minimum term, e.g. P1Y' }) renewalPeriod!: string | null;
   @Field(() => String) number!: string;
   @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
   @Field(() => String) createdAt!: string;
@@ -38,6 +41,9 @@ export class ContractInput {
   @Field(() => Boolean, { nullable: true }) dunningBlock?: boolean | null;
   @Field(() => String, { nullable: true }) startDate?: string | null;
   @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Field(() => String, { nullable: true }) minimumTermEndDate?: string | null;
+  @Field(() => String, { nullable: true }) noticePeriod?: string | null;
+  @Field(() => String, { nullable: true }) renewalPeriod?: string | null;
   @Field(() => String, { nullable: true }) number?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
 }

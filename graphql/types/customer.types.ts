@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { AddressInput, AddressType } from './common.types.js';
 
 @ObjectType('Customer')
@@ -57,12 +57,41 @@ export class PrepaymentConfigurationInput {
   @Field(() => Int, { nullable: true }) dayOfMonth?: number | null;
 }
 
+@ObjectType('FuelMixSource')
+export class FuelMixSourceType {
+  @Field(() => String, { description: 'renewable_eeg, renewable_other, nuclear, coal (hard coal), lignite, natural_gas or other_fossil' }) source!: string;
+  @Field(() => Float, { description: 'Percent, at most 1 decimal' }) percentage!: number;
+}
+
+@ObjectType('FuelMix', { description: 'Stromkennzeichnung (§42 EnWG)' })
+export class FuelMixType {
+  @Field(() => Int) year!: number;
+  @Field(() => [FuelMixSourceType], { description: 'Each source once; the percentages sum to exactly 100' }) sources!: FuelMixSourceType[];
+  @Field(() => Float) co2GramsPerKwh!: number;
+  @Field(() => Float) radioactiveWasteMgPerKwh!: number;
+}
+
+@InputType('FuelMixSourceInput')
+export class FuelMixSourceInput {
+  @Field(() => String, { nullable: true }) source?: string | null;
+  @Field(() => Float, { nullable: true }) percentage?: number | null;
+}
+
+@InputType('FuelMixInput')
+export class FuelMixInput {
+  @Field(() => Int, { nullable: true }) year?: number | null;
+  @Field(() => [FuelMixSourceInput], { nullable: true }) sources?: FuelMixSourceInput[] | null;
+  @Field(() => Float, { nullable: true }) co2GramsPerKwh?: number | null;
+  @Field(() => Float, { nullable: true }) radioactiveWasteMgPerKwh?: number | null;
+}
+
 @ObjectType('ElectricityProduct')
 export class ProductType {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => PrepaymentConfigurationType, { nullable: true }) prepaymentConfiguration!: PrepaymentConfigurationType | null;
+  @Field(() => FuelMixType, { nullable: true }) fuelMix!: FuelMixType | null;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
 }
@@ -78,4 +107,5 @@ export class ProductInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => PrepaymentConfigurationInput, { nullable: true }) prepaymentConfiguration?: PrepaymentConfigurationInput | null;
+  @Field(() => FuelMixInput, { nullable: true }) fuelMix?: FuelMixInput | null;
 }

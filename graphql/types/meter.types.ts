@@ -10,6 +10,8 @@ export class MeterType {
   @Field(() => String, { description: 'consumer or producer' }) direction!: string;
   @Field(() => String) identifier!: string;
   @Field(() => String, { nullable: true }) serial!: string | null;
+  @Field(() => String, { nullable: true, description: 'MaLo-ID: 11 digits, the 11th its check digit; not unique' }) marketLocationId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Zählpunktbezeichnung: DE and 31 upper-case letters or digits; not unique' }) meteringPointId!: string | null;
   @Field(() => String, { description: 'ISO 8601 UTC with milliseconds' }) startDate!: string;
   @Field(() => String, { description: 'load_profile_accurate, readings_accurate or readings_inaccurate' }) measuring!: string;
   @Field(() => Boolean) grid!: boolean;
@@ -37,6 +39,8 @@ export class MeterInput {
   @Field(() => String, { nullable: true }) direction?: string | null;
   @Field(() => String, { nullable: true }) identifier?: string | null;
   @Field(() => String, { nullable: true }) serial?: string | null;
+  @Field(() => String, { nullable: true }) marketLocationId?: string | null;
+  @Field(() => String, { nullable: true }) meteringPointId?: string | null;
   @Field(() => String, { nullable: true }) startDate?: string | null;
   @Field(() => String, { nullable: true }) measuring?: string | null;
   @Field(() => Boolean, { nullable: true }) grid?: boolean | null;

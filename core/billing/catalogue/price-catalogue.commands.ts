@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { customAttributesInput } from '../../custom-attributes/custom-attributes.commands.js';
-import { PRICE_COMPONENT_KINDS, PRICE_UNITS, unitOf } from '../../domain/billing/price.js';
+import { DEFAULT_PRICE_COMPONENT_CATEGORY, PRICE_COMPONENT_CATEGORIES, PRICE_COMPONENT_KINDS, PRICE_UNITS, unitOf } from '../../domain/billing/price.js';
 import { calendarDate, decimalAmount, readOnlyEcho, reference, timestamps } from '../../field-formats.js';
 import { pageQuery } from '../../pagination.js';
 
@@ -16,11 +16,17 @@ const componentFields = {
   name: z.string().trim().min(1).max(200),
   kind: z.enum(PRICE_COMPONENT_KINDS),
   unit: z.enum(PRICE_UNITS),
+  category: z.enum(PRICE_COMPONENT_CATEGORIES),
   taxRateId: reference,
   customAttributes: customAttributesInput,
 };
 export const createPriceComponentCommand = z
-  .object({ ...componentFields, unit: componentFields.unit.optional(), customAttributes: customAttributesInput.default({}) })
+  .object({
+    ...componentFields,
+    unit: componentFields.unit.optional(),
+    category: componentFields.category.default(DEFAULT_PRICE_COMPONENT_CATEGORY),
+    customAttributes: customAttributesInput.default({}),
+  })
   .strict()
   .superRefine((component, ctx) => {
     if (component.unit && component.unit !== unitOf(component.kind)) {
@@ -28,7 +34,8 @@ export const createPriceComponentCommand = z
     }
   })
   .transform((component) => ({ ...component, unit: unitOf(component.kind) }));
-export const updatePriceComponentCommand = z.object({ ...readOnlyEcho, ...componentFields }).partial().strict();
+// `category: null` in a merge patch removes the member, so the merged component is `energy` again.
+export const updatePriceComponentCommand = z.object({ ...readOnlyEcho, ...componentFields, category: componentFields.category.nullable() }).partial().strict();
 export const listPriceComponentsQuery = pageQuery.extend({ priceComponentGroupId: z.uuid().optional() }).strict();
 export const priceComponentView = z.object({
   id: z.uuid(),
@@ -36,6 +43,7 @@ export const priceComponentView = z.object({
   name: z.string(),
   kind: z.enum(PRICE_COMPONENT_KINDS),
   unit: z.enum(PRICE_UNITS),
+  category: z.enum(PRICE_COMPONENT_CATEGORIES),
   taxRateId: z.uuid(),
   customAttributes: z.record(z.string(), z.unknown()),
   ...timestamps,

@@ -48,8 +48,8 @@ function presentGroup(group: PriceComponentGroup): PriceComponentGroupView {
 }
 
 function presentComponent(component: PriceComponent, values: PresentValues): PriceComponentView {
-  const { id, priceComponentGroupId, name, kind, unit, taxRateId } = component;
-  return { id, priceComponentGroupId, name, kind, unit, taxRateId, customAttributes: values(component.customAttributes), ...timestampsOf(component) };
+  const { id, priceComponentGroupId, name, kind, unit, category, taxRateId } = component;
+  return { id, priceComponentGroupId, name, kind, unit, category, taxRateId, customAttributes: values(component.customAttributes), ...timestampsOf(component) };
 }
 
 function presentPrice(price: Price): PriceView {

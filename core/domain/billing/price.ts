@@ -2,6 +2,14 @@ export const PRICE_COMPONENT_KINDS = ['local_energy', 'grid_energy', 'energy', '
 export type PriceComponentKind = (typeof PRICE_COMPONENT_KINDS)[number];
 export const PRICE_UNITS = ['kWh', 'month'] as const;
 export type PriceUnit = (typeof PRICE_UNITS)[number];
+/**
+ * What a component's charge is, for the price breakdown an electricity invoice prints: "one of
+ * `energy`, `grid_fee`, `metering`, `concession_fee`, `levies`, `electricity_tax`, `other`;
+ * default `energy`". Independent of `kind`, which says how the component is billed.
+ */
+export const PRICE_COMPONENT_CATEGORIES = ['energy', 'grid_fee', 'metering', 'concession_fee', 'levies', 'electricity_tax', 'other'] as const;
+export type PriceComponentCategory = (typeof PRICE_COMPONENT_CATEGORIES)[number];
+export const DEFAULT_PRICE_COMPONENT_CATEGORY: PriceComponentCategory = 'energy';
 
 /** Energy is priced per kWh, the base fee per month. */
 export function unitOf(kind: PriceComponentKind): PriceUnit {
@@ -25,6 +33,7 @@ export class PriceComponent {
   name!: string;
   kind!: PriceComponentKind;
   unit!: PriceUnit;
+  category!: PriceComponentCategory;
   taxRateId!: string;
   customAttributes!: Record<string, unknown>;
   createdAt!: Date;

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PriceComponentGroupRepository, PriceComponentRepository, PriceRepository } from '../../billing/catalogue/price-catalogue.repository.js';
-import { Price, PriceComponent, PriceComponentGroup } from '../../domain/billing/price.js';
+import { DEFAULT_PRICE_COMPONENT_CATEGORY, Price, PriceComponent, PriceComponentGroup } from '../../domain/billing/price.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { ProductEntity } from '../products/product.persistence.js';
 import { TaxRateEntity } from './tax-rate.persistence.js';
@@ -35,6 +35,7 @@ export const PriceComponentEntity = defineEntity({
     name: p.string().length(200),
     kind: p.string().length(16),
     unit: p.string().length(8),
+    category: p.string().length(16).default(DEFAULT_PRICE_COMPONENT_CATEGORY),
     taxRateId: p.uuid().fieldName('tax_rate_id'),
     taxRate: tenantForeignKey(() => TaxRateEntity, 'tax_rate_id'),
     customAttributes: p.json<Record<string, unknown>>(),

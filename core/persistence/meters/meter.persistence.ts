@@ -23,6 +23,8 @@ export const MeterEntity = defineEntity({
     direction: p.string().length(16),
     identifier: p.string().length(100),
     serial: p.string().length(200).nullable(),
+    marketLocationId: p.string().length(11).nullable(),
+    meteringPointId: p.string().length(33).nullable(),
     startDate: p.datetime(3),
     measuring: p.string().length(32),
     grid: p.boolean(),

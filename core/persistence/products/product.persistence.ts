@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ElectricityProduct, type PrepaymentConfiguration } from '../../domain/products/electricity-product.js';
+import { ElectricityProduct, type FuelMix, type PrepaymentConfiguration } from '../../domain/products/electricity-product.js';
 import type { ProductRepository } from '../../products/products.service.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { accountKey } from '../tenant-keys.js';
@@ -15,6 +15,7 @@ export const ProductEntity = defineEntity({
     name: p.string().length(200),
     description: p.text().nullable(),
     prepaymentConfiguration: p.json<PrepaymentConfiguration>().nullable(),
+    fuelMix: p.json<FuelMix>().nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },
