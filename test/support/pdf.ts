@@ -16,3 +16,38 @@ export async function extractPages(buffer: Buffer): Promise<string[]> {
   await pdf.destroy();
   return pages;
 }
+
+/** The PDF's indirect objects (id to dictionary text, streams left out); pdfkit writes no object streams. */
+function objectsOf(buffer: Buffer): Map<number, string> {
+  const objects = new Map<number, string>();
+  for (const match of buffer.toString('latin1').matchAll(/(\d+) 0 obj\s*([\s\S]*?)endobj/g)) {
+    objects.set(Number(match[1]), match[2]!.split(/\bstream\r?\n/)[0]!);
+  }
+  return objects;
+}
+
+/** Every font of the PDF with whether its program is embedded (a descriptor with /FontFile, /FontFile2 or /FontFile3). */
+export function fontsOf(buffer: Buffer): Array<{ baseFont: string; embedded: boolean }> {
+  const objects = objectsOf(buffer);
+  const ref = (body: string, key: string) => {
+    const match = new RegExp(`/${key}\\s*\\[?\\s*(\\d+) 0 R`).exec(body);
+    return match ? objects.get(Number(match[1])) : undefined;
+  };
+  const embedded = (font: string): boolean => {
+    const descendant = ref(font, 'DescendantFonts');
+    if (descendant) return embedded(descendant);
+    const descriptor = ref(font, 'FontDescriptor');
+    return !!descriptor && /\/FontFile[23]?\s+\d+ 0 R/.test(descriptor);
+  };
+  return [...objects.values()]
+    .filter((body) => /\/Type\s*\/Font\b/.test(body) && !/\/Subtype\s*\/CIDFontType[02]\b/.test(body))
+    .map((font) => ({ baseFont: /\/BaseFont\s*\/([^\s/<>[\]]+)/.exec(font)?.[1] ?? '', embedded: embedded(font) }));
+}
+
+/** The XMP metadata packet of the PDF (pdfkit writes it uncompressed), or null. */
+export function xmpOf(buffer: Buffer): string | null {
+  const text = buffer.toString('utf8');
+  const start = text.indexOf('<?xpacket begin');
+  const end = text.indexOf('<?xpacket end', start);
+  return start < 0 || end < 0 ? null : text.slice(start, text.indexOf('?>', end) + 2);
+}

@@ -4,7 +4,7 @@ import type { Invoice } from '../../domain/billing/invoice.js';
 import type { Customer } from '../../domain/customers/customer.js';
 import { calendarDateOf } from '../../domain/time/calendar-date.js';
 import type { TemplateRepository } from '../catalogue/templates.service.js';
-import { renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.js';
+import { defaultDisputeResolution, renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.js';
 import { presentInvoice, presentLineItem } from './invoice-presenter.js';
 import type { InvoiceRepository, LineItemRepository } from './invoices.repository.js';
 
@@ -43,12 +43,13 @@ export class InvoiceDocuments {
     const account = (await deps.accounts.findAccount(accountId))!;
     const customers = new Map((await deps.customers.findByIds(accountId, [...new Set(invoices.map((i) => i.customerId))])).map((c) => [c.id, c]));
     const templates = new Map((await deps.templates.findByIds(accountId, [...new Set(invoices.map((i) => i.templateId))])).map((t) => [t.id, t]));
-    const cancelled = new Map((await deps.invoices.findByIds(accountId, invoices.flatMap((i) => (i.cancelsInvoiceId ? [i.cancelsInvoiceId] : [])))).map((i) => [i.id, i.number]));
+    const cancelled = new Map((await deps.invoices.findByIds(accountId, invoices.flatMap((i) => (i.cancelsInvoiceId ? [i.cancelsInvoiceId] : [])))).map((i) => [i.id, i]));
     const lines = Map.groupBy(await deps.lineItems.findByInvoiceIds(accountId, invoices.map((i) => i.id)), (line) => line.invoiceId);
     return invoices.map((invoice) => {
       const view = presentInvoice(invoice);
       const customer = customers.get(invoice.customerId)!;
       const template = templates.get(invoice.templateId)!;
+      const cancelledInvoice = invoice.cancelsInvoiceId ? cancelled.get(invoice.cancelsInvoiceId) : undefined;
       return [
         invoice,
         {
@@ -60,16 +61,36 @@ export class InvoiceDocuments {
           periodStart: invoice.periodStart,
           periodEnd: invoice.periodEnd,
           currency: account.currency,
-          seller: { name: account.companyName, address: null },
+          seller: {
+            name: account.companyName,
+            address: null,
+            vatId: null,
+            taxNumber: null,
+            register: null,
+            managingDirectors: [],
+            contact: { email: null, phone: null, website: null },
+            bankAccount: null,
+          },
           customer: { name: customerName(customer), number: customer.number, address: customer.address },
+          contractNumber: null,
+          productName: null,
+          supplyAddress: null,
           template,
-          cancelsNumber: invoice.cancelsInvoiceId ? (cancelled.get(invoice.cancelsInvoiceId) ?? null) : null,
+          cancels: cancelledInvoice?.number ? { number: cancelledInvoice.number, issuedAt: cancelledInvoice.issuedAt && calendarDateOf(cancelledInvoice.issuedAt, account.timezone) } : null,
           lines: (lines.get(invoice.id) ?? []).map(presentLineItem),
           netTotal: view.netTotal,
           taxes: view.taxes,
           grossTotal: view.grossTotal,
           prepaymentsTotal: view.prepaymentsTotal,
+          prepaymentTaxes: [],
           amountDue: view.amountDue,
+          payment: { method: 'transfer', customerIban: null },
+          meters: [],
+          priceComponents: [],
+          nextPrepayments: [],
+          fuelMix: null,
+          cancellation: null,
+          disputeResolution: defaultDisputeResolution(template.locale),
         },
       ];
     });

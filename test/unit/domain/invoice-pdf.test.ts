@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { renderInvoicePdf, type InvoiceDocument } from '../../../core/billing/invoices/invoice-pdf.js';
+import { defaultDisputeResolution, renderInvoicePdf, type InvoiceDocument, type InvoiceSeller } from '../../../core/billing/invoices/invoice-pdf.js';
 import { extractPages } from '../../support/pdf.js';
 
 const address = (line1: string, postCode: string, locality: string, country = 'DE') => ({ line1, line2: null, line3: null, line4: null, locality, postCode, country });
@@ -15,6 +15,16 @@ const line = (description: string, netAmount: string): InvoiceDocument['lines'][
   netAmount,
 });
 
+/** The seller's legal data, none of which these tests are about. */
+const sellerDetails: Omit<InvoiceSeller, 'name' | 'address'> = {
+  vatId: 'DE123456789',
+  taxNumber: null,
+  register: null,
+  managingDirectors: [],
+  contact: { email: null, phone: null, website: null },
+  bankAccount: null,
+};
+
 const germanInvoice: InvoiceDocument = {
   kind: 'invoice',
   locale: 'de-DE',
@@ -24,15 +34,18 @@ const germanInvoice: InvoiceDocument = {
   periodStart: '2026-10-01',
   periodEnd: '2026-11-01',
   currency: 'EUR',
-  seller: { name: 'Stadtwerke Musterstadt GmbH', address: address('Hauptstraße 1', '12345', 'Musterstadt') },
+  seller: { name: 'Stadtwerke Musterstadt GmbH', address: address('Hauptstraße 1', '12345', 'Musterstadt'), ...sellerDetails },
   customer: { name: 'Erika Mustermann', number: 'K-1001', address: address('Nebenweg 7', '54321', 'Beispielhausen') },
+  contractNumber: null,
+  productName: null,
+  supplyAddress: null,
   template: {
     subject: 'Ihre Stromrechnung',
     introText: 'Sehr geehrte Frau Mustermann, wir berechnen Ihnen folgende Leistungen.',
     closingText: 'Vielen Dank für Ihr Vertrauen.',
     footerText: 'Stadtwerke Musterstadt GmbH · IBAN DE02 1203 0000 0000 2020 51',
   },
-  cancelsNumber: null,
+  cancels: null,
   lines: [
     line('Arbeitspreis Strom Zählpunkt DE0001234567890000000000000000001', '357.41'),
     line('Grundpreis mit einer sehr langen Beschreibung, die über mehrere Zeilen umbrechen muss, damit nichts abgeschnitten wird', '12345.60'),
@@ -41,7 +54,15 @@ const germanInvoice: InvoiceDocument = {
   taxes: [{ percentage: '19.00', netAmount: '12703.01', taxAmount: '2413.57' }],
   grossTotal: '15116.58',
   prepaymentsTotal: '1000.00',
+  prepaymentTaxes: [],
   amountDue: '14116.58',
+  payment: { method: 'transfer', customerIban: null },
+  meters: [],
+  priceComponents: [],
+  nextPrepayments: [],
+  fuelMix: null,
+  cancellation: null,
+  disputeResolution: defaultDisputeResolution('de-DE'),
 };
 
 const englishCreditNote: InvoiceDocument = {
@@ -49,15 +70,16 @@ const englishCreditNote: InvoiceDocument = {
   kind: 'credit_note',
   locale: 'en-GB',
   number: 'CN-2026-000001',
-  seller: { name: 'Musterstadt Utilities Ltd', address: address('1 High Street', 'AB1 2CD', 'Exampleton', 'GB') },
+  seller: { name: 'Musterstadt Utilities Ltd', address: address('1 High Street', 'AB1 2CD', 'Exampleton', 'GB'), ...sellerDetails },
   template: { subject: null, introText: 'We credit you the following items.', closingText: 'Kind regards.', footerText: null },
-  cancelsNumber: 'INV-2026-000001',
+  cancels: { number: 'INV-2026-000001', issuedAt: null },
   lines: [line('Energy charge', '-357.41')],
   netTotal: '-357.41',
   taxes: [{ percentage: '19.00', netAmount: '-357.41', taxAmount: '-67.91' }],
   grossTotal: '-425.32',
   prepaymentsTotal: '0.00',
   amountDue: '-425.32',
+  disputeResolution: defaultDisputeResolution('en-GB'),
 };
 
 /** pdf.js warns on every standard (non-embedded) font unless it knows where its replacement fonts are. */
@@ -69,10 +91,10 @@ describe('invoice PDF', () => {
     const text = (await extractPages(buffer)).join(' ');
     for (const expected of [
       'Rechnung INV-2026-000001',
-      'Kundennummer: K-1001',
-      'Rechnungsdatum: 03.11.2026',
-      'Fällig am: 17.11.2026',
-      'Leistungszeitraum: 01.10.2026 – 31.10.2026',
+      'Kundennummer K-1001',
+      'Rechnungsdatum 03.11.2026',
+      'Fällig am 17.11.2026',
+      'Leistungszeitraum 01.10.2026 – 31.10.2026',
       'Ihre Stromrechnung',
       germanInvoice.template.introText!,
       germanInvoice.template.closingText!,
@@ -84,8 +106,8 @@ describe('invoice PDF', () => {
       '12.345,60 €',
       'Summe netto 12.703,01 €',
       'USt. 19,00 % auf 12.703,01 € 2.413,57 €',
-      'Summe brutto 15.116,58 €',
-      'Abschlagszahlungen 1.000,00 €',
+      'Rechnungsbetrag brutto 15.116,58 €',
+      'Geleistete Abschlagszahlungen -1.000,00 €',
       'Zu zahlen 14.116,58 €',
     ]) {
       expect(text).toContain(expected);
@@ -94,15 +116,15 @@ describe('invoice PDF', () => {
     expect(text).toMatch(/Grundpreis mit einer sehr langen Beschreibung,.*damit nichts abgeschnitten wird/);
   });
 
-  it('renders an English credit note referencing the cancelled invoice', async () => {
+  it('renders an English cancellation invoice referencing the cancelled invoice', async () => {
     const buffer = await renderInvoicePdf(englishCreditNote);
     expect(buffer.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = (await extractPages(buffer)).join(' ');
     for (const expected of [
-      'Credit note CN-2026-000001',
-      'This credit note cancels invoice INV-2026-000001',
-      'Invoice date: 03/11/2026',
-      'Billing period: 01/10/2026 – 31/10/2026',
+      'Cancellation invoice CN-2026-000001',
+      'Cancels invoice INV-2026-000001',
+      'Invoice date 03/11/2026',
+      'Supply period 01/10/2026 – 31/10/2026',
       'We credit you the following items.',
       'Kind regards.',
       'Energy charge',
@@ -111,7 +133,7 @@ describe('invoice PDF', () => {
       'Net total -€357.41',
       'VAT 19.00% on -€357.41 -€67.91',
       'Gross total -€425.32',
-      'Prepayments €0.00',
+      'Prepayments made €0.00',
       'Credit €425.32',
       'Germany', // the customer lives abroad from the seller's point of view
     ]) {

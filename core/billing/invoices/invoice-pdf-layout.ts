@@ -1,0 +1,341 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+
+/** Millimetres in points. */
+export const mm = (value: number) => (value * 72) / 25.4;
+
+/** A4 with DIN 5008 margins: 25 mm left, 20 mm right. */
+export const page = { width: 595.28, height: 841.89, left: mm(25), right: 595.28 - mm(20), top: mm(15) } as const;
+export const contentWidth = page.right - page.left;
+
+export const colors = { text: '#1a1a1a', muted: '#5f6770', accent: '#1f4e79', rule: '#aab4bf', shade: '#edf2f7' } as const;
+
+/** The height a heading takes in the flow. */
+export const headingHeight = 13 + mm(1.5);
+
+export interface TextStyle {
+  size?: number;
+  bold?: boolean;
+  color?: string;
+  align?: 'left' | 'right';
+  /** The structure type the text is tagged with, or 'Artifact' for running headers and footers. */
+  tag?: 'P' | 'H1' | 'H2' | 'Artifact';
+}
+
+export interface Column {
+  width: number;
+  align?: 'left' | 'right';
+}
+
+export interface Row {
+  cells: string[];
+  bold?: boolean;
+  color?: string;
+  /** A colour square before the first cell (a chart legend). */
+  marker?: string;
+  /** How many columns the first cell spans (1 unless given). */
+  span?: number;
+}
+
+export interface TableStyle {
+  size?: number;
+  /** The header row, repeated on every page the table continues on; none when null. */
+  header: string[] | null;
+  /** Space between rows. */
+  gap?: number;
+}
+
+export interface DocumentInfo {
+  title: string;
+  author: string;
+  subject: string;
+  /** Fixes the creation date, so the same document always yields the same bytes. */
+  createdAt: Date;
+  lang: string;
+}
+
+/**
+ * Where each cell's text goes: its offset from the table's left edge and width. A 4 pt gutter sits
+ * right of left-aligned and left of right-aligned text, 8 pt more before left-aligned text that
+ * follows right-aligned numbers; the first cell of a row may span several columns.
+ */
+function cellBoxes(columns: readonly Column[], row: Row): Array<{ x: number; width: number; align: 'left' | 'right' }> {
+  const span = row.span ?? 1;
+  let x = 0;
+  return row.cells.map((_, i) => {
+    const first = i === 0 ? 0 : span - 1 + i;
+    const last = i === 0 ? span - 1 : first;
+    const left = x;
+    const width = columns.slice(first, last + 1).reduce((sum, column) => sum + column.width, 0);
+    x += width;
+    const align = columns[first]!.align ?? 'left';
+    if (align === 'right') return { x: left + 4, width: width - 4, align };
+    const indent = first > 0 && columns[first - 1]!.align === 'right' ? 8 : 0;
+    return { x: left + indent, width: width - 4 - indent, align };
+  });
+}
+
+const require = createRequire(import.meta.url);
+
+/** What pdfkit uses of a shaped run: fontkit's glyphs, positions (which pdfkit scales in place) and their total advance. */
+interface ShapedRun {
+  glyphs: unknown[];
+  positions: Array<Record<string, number>>;
+  readonly advanceWidth: number;
+}
+
+interface ParsedFont {
+  layout(text: string, features?: unknown): ShapedRun;
+}
+
+/**
+ * The font with its OpenType shaping (GSUB/GPOS in fontkit, most of a document's rendering time)
+ * remembered per text across documents, since every invoice sets the same labels and many of the
+ * same words; each call answers fresh positions for pdfkit to scale. At most `limit` texts are kept.
+ */
+function withShapingCache(font: ParsedFont, limit = 5_000): ParsedFont {
+  const runs = new Map<string, { glyphs: unknown[]; positions: Array<Record<string, number>> }>();
+  const layout = (text: string, features?: unknown): ShapedRun => {
+    if (features !== undefined) return font.layout(text, features);
+    let run = runs.get(text);
+    if (!run) {
+      if (runs.size >= limit) runs.clear();
+      const shaped = font.layout(text);
+      run = { glyphs: shaped.glyphs, positions: shaped.positions.map((position) => ({ ...position })) };
+      runs.set(text, run);
+    }
+    const positions = run.positions.map((position) => ({ ...position }));
+    return {
+      glyphs: run.glyphs,
+      positions,
+      get advanceWidth() {
+        return positions.reduce((sum, position) => sum + position.xAdvance!, 0);
+      },
+    };
+  };
+  return Object.create(font, { layout: { value: layout } }) as ParsedFont;
+}
+
+/**
+ * A font file parsed once per process. pdfkit takes a parsed (fontkit) font as well as a file and
+ * embeds a fresh subset per document either way; parsing and shaping anew would cost some 40 ms per
+ * document. pdfkit does not expose the parsed font, so it is taken from a probe document, and the
+ * file serves should that ever fail.
+ */
+function parsedFont(name: string): PDFKit.Mixins.PDFFontSource {
+  const file = readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${name}`));
+  const probe = new PDFDocument({ autoFirstPage: false }).font(file);
+  const parsed = (probe as unknown as { _font?: { font?: Partial<ParsedFont> } })._font?.font;
+  probe.end();
+  return typeof parsed?.layout === 'function' ? (withShapingCache(parsed as ParsedFont) as unknown as PDFKit.Mixins.PDFFontSource) : file;
+}
+
+let fonts: { regular: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource } | undefined;
+
+/** DejaVu Sans Condensed (free licence), regular and bold, embedded as TrueType subsets. */
+function loadFonts(): { regular: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource } {
+  fonts ??= { regular: parsedFont('DejaVuSansCondensed.ttf'), bold: parsedFont('DejaVuSansCondensed-Bold.ttf') };
+  return fonts;
+}
+
+const xmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const escapeXml = (value: string) => value.replace(/[&<>"']/g, (char) => xmlEscapes[char]!);
+
+/**
+ * A tagged PDF/A-3b page flow on pdfkit: text is tagged as paragraphs or headings, rules, boxes and
+ * bars are artifacts; `y` is the cursor of the flow, and content that does not fit starts a new page.
+ */
+export class PdfLayout {
+  readonly doc: PDFKit.PDFDocument;
+  /** The cursor of the flow. */
+  y = page.top;
+  /** Where the footer starts: the flow stays 6 mm above it. */
+  bottom = page.height - mm(22);
+  private readonly root: PDFKit.PDFStructureElement;
+  private readonly chunks: Buffer[] = [];
+  private readonly heights = new Map<string, number>();
+  private readonly rendered: Promise<Buffer>;
+
+  constructor(
+    info: DocumentInfo,
+    /** Draws what heads each further page and answers where its flow starts. */
+    private readonly continuationHeader: (layout: PdfLayout) => number,
+  ) {
+    const doc = new PDFDocument({
+      size: 'A4',
+      margins: { top: page.top, left: page.left, right: page.width - page.right, bottom: 0 },
+      bufferPages: true,
+      autoFirstPage: false,
+      subset: 'PDF/A-3b',
+      pdfVersion: '1.7',
+      tagged: true,
+      lang: info.lang,
+      displayTitle: true,
+      info: { Title: info.title, Author: info.author, Subject: info.subject, Creator: 'ebbs', CreationDate: info.createdAt },
+    });
+    this.doc = doc;
+    // pdfkit copies the info into the XMP metadata unescaped; "Müller & Söhne" would break the XML.
+    const internals = doc as unknown as { _addInfo?: () => void; info: Record<string, unknown> };
+    const addInfo = internals._addInfo;
+    if (addInfo) {
+      internals._addInfo = () => {
+        const { info: raw } = internals;
+        internals.info = Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, typeof value === 'string' ? escapeXml(value) : value]));
+        try {
+          addInfo.call(doc);
+        } finally {
+          internals.info = raw;
+        }
+      };
+    }
+    const { regular, bold } = loadFonts();
+    doc.registerFont('regular', regular);
+    doc.registerFont('bold', bold);
+    this.rendered = new Promise<Buffer>((resolve, reject) => {
+      doc.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+      doc.on('end', () => resolve(Buffer.concat(this.chunks)));
+      doc.on('error', reject);
+    });
+    this.root = doc.struct('Document');
+    doc.addStructure(this.root);
+    doc.addPage();
+  }
+
+  private style({ size = 8.5, bold = false, color = colors.text }: TextStyle): PDFKit.PDFDocument {
+    return this.doc.font(bold ? 'bold' : 'regular').fontSize(size).fillColor(color);
+  }
+
+  /** The height of wrapped text; remembered, since tables measure each row before they draw it. */
+  heightOf(text: string, width: number, style: TextStyle = {}): number {
+    if (!text) return 0;
+    const key = `${style.size ?? ''}|${style.bold ?? ''}|${width}|${text}`;
+    let height = this.heights.get(key);
+    if (height === undefined) {
+      height = this.style(style).heightOfString(text, { width });
+      this.heights.set(key, height);
+    }
+    return height;
+  }
+
+  widthOf(text: string, style: TextStyle = {}): number {
+    return this.style(style).widthOfString(text);
+  }
+
+  /** Writes text at a position without moving the cursor; answers its height. */
+  textAt(text: string, x: number, y: number, width: number, style: TextStyle = {}): number {
+    if (!text) return 0;
+    const { tag = 'P', align = 'left' } = style;
+    if (tag === 'Artifact') {
+      this.doc.markContent('Artifact', { type: 'Pagination' });
+      this.style(style).text(text, x, y, { width, align });
+      this.doc.endMarkedContent();
+    } else {
+      this.style(style).text(text, x, y, { width, align, structParent: this.root, structType: tag });
+    }
+    // pdfkit leaves its own cursor below the text: the height that heightOf() measures, without wrapping twice.
+    return this.doc.y - y;
+  }
+
+  /** Starts a new page unless `height` more points fit above the footer; answers whether it did. */
+  ensure(height: number): boolean {
+    if (this.y + height <= this.bottom - mm(6)) return false;
+    this.doc.addPage();
+    this.y = this.continuationHeader(this);
+    return true;
+  }
+
+  /** A text block across the content width (or from `x` over `width`) at the cursor, kept on one page. */
+  paragraph(text: string | null, style: TextStyle = {}, gapAfter = 6, x = page.left, width = page.right - x): void {
+    if (!text) return;
+    this.ensure(this.heightOf(text, width, style));
+    this.y += this.textAt(text, x, this.y, width, style) + gapAfter;
+  }
+
+  /** A section heading at the cursor, kept on the page with the `following` points after it. */
+  heading(text: string, following = 30, x = page.left, width = page.right - x): void {
+    this.ensure(headingHeight + following);
+    this.y += mm(1.5);
+    this.textAt(text, x, this.y, width, { size: 9.5, bold: true, color: colors.accent, tag: 'H2' });
+    this.y += headingHeight - mm(1.5);
+  }
+
+  /** Draws decorations outside the tagged content (PDF/UA artifacts). */
+  artifact(draw: (doc: PDFKit.PDFDocument) => void): void {
+    this.doc.markContent('Artifact');
+    this.doc.save();
+    draw(this.doc);
+    this.doc.restore();
+    this.doc.endMarkedContent();
+  }
+
+  rule(x1: number, x2: number, y: number, color: string = colors.rule, width = 0.5): void {
+    this.artifact((doc) => doc.moveTo(x1, y).lineTo(x2, y).lineWidth(width).strokeColor(color).stroke());
+  }
+
+  box(x: number, y: number, width: number, height: number, fill: string): void {
+    if (width > 0) this.artifact((doc) => doc.rect(x, y, width, height).fillColor(fill).fill());
+  }
+
+  private rowHeight(columns: readonly Column[], row: Row, size: number): number {
+    const boxes = cellBoxes(columns, row);
+    return Math.max(...row.cells.map((cell, i) => this.heightOf(cell, boxes[i]!.width, { size, bold: row.bold })));
+  }
+
+  /** The height a table takes on one page. */
+  tableHeight(columns: readonly Column[], rows: readonly Row[], { size = 8, header, gap = 3 }: TableStyle): number {
+    const all = header ? [{ cells: header, bold: true }, ...rows] : rows;
+    return all.reduce((sum, row) => sum + this.rowHeight(columns, row, size) + gap, header ? 2 : 0);
+  }
+
+  /**
+   * A table at the cursor from `x`; each row is kept whole and the table continues on further pages
+   * with its header repeated.
+   */
+  table(columns: readonly Column[], rows: readonly Row[], { size = 8, header, gap = 3 }: TableStyle, x = page.left): void {
+    const width = columns.reduce((sum, column) => sum + column.width, 0);
+    const draw = (row: Row, color?: string) => {
+      const height = this.rowHeight(columns, row, size);
+      if (row.marker) this.box(x, this.y + size * 0.2, size * 0.8, size * 0.8, row.marker);
+      const boxes = cellBoxes(columns, row);
+      row.cells.forEach((cell, i) => {
+        const box = boxes[i]!;
+        this.textAt(cell, x + box.x, this.y, box.width, { size, bold: row.bold, color: row.color ?? color, align: box.align });
+      });
+      this.y += height + gap;
+    };
+    const drawHeader = () => {
+      if (!header) return;
+      draw({ cells: header, bold: true }, colors.muted);
+      this.rule(x, x + width, this.y - gap / 2);
+      this.y += 2;
+    };
+    const headerHeight = header ? this.rowHeight(columns, { cells: header, bold: true }, size) + gap + 2 : 0;
+    this.ensure(headerHeight + (rows[0] ? this.rowHeight(columns, rows[0], size) : 0));
+    drawHeader();
+    for (const row of rows) {
+      if (this.ensure(this.rowHeight(columns, row, size) + gap)) drawHeader();
+      draw(row);
+    }
+  }
+
+  /** Blocks side by side from the cursor, kept on one page; each draws from (x, y) and answers its height. */
+  sideBySide(blocks: Array<{ height: number; draw: (y: number) => number }>): void {
+    this.ensure(Math.max(...blocks.map((block) => block.height)));
+    const top = this.y;
+    const bottom = Math.max(...blocks.map((block) => block.draw(top)));
+    this.y = Math.max(top, bottom);
+  }
+
+  /** Draws `footer` on every page (it may write below the bottom margin) and answers the PDF's bytes. */
+  finish(footer: (layout: PdfLayout, pageNumber: number, pageCount: number) => void): Promise<Buffer> {
+    const { start, count } = this.doc.bufferedPageRange();
+    for (let index = start; index < start + count; index++) {
+      this.doc.switchToPage(index);
+      footer(this, index - start + 1, count);
+    }
+    this.root.end();
+    this.doc.end();
+    return this.rendered;
+  }
+}

@@ -1,0 +1,450 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { defaultDisputeResolution, renderInvoicePdf, type InvoiceDocument, type InvoiceLine } from '../../core/billing/invoices/invoice-pdf.js';
+import { extractPages, fontsOf, xmpOf } from '../support/pdf.js';
+
+const address = (line1: string, postCode: string, locality: string, country = 'DE') => ({ line1, line2: null, line3: null, line4: null, locality, postCode, country });
+
+const line = (description: string, quantity: string, unit: string, unitPrice: string, taxRate: string, netAmount: string): InvoiceLine => ({
+  description,
+  periodStart: '2026-10-01',
+  periodEnd: '2026-11-01',
+  quantity,
+  unit,
+  unitPrice,
+  taxRate,
+  netAmount,
+});
+
+/** October 2026 for a tenant with a flat (register meter) and a heat pump (interval meter); 19 % and 7 % VAT; SEPA direct debit. */
+const typical: InvoiceDocument = {
+  kind: 'invoice',
+  locale: 'de-DE',
+  number: 'INV-2026-000001',
+  issuedAt: '2026-11-03',
+  dueDate: '2026-11-17',
+  periodStart: '2026-10-01',
+  periodEnd: '2026-11-01',
+  currency: 'EUR',
+  seller: {
+    name: 'Stadtwerke Musterstadt GmbH',
+    address: address('Hauptstraße 1', '12345', 'Musterstadt'),
+    vatId: 'DE123456789',
+    taxNumber: null,
+    register: { court: 'Amtsgericht Musterstadt', number: 'HRB 12345' },
+    managingDirectors: ['Dr. Anna Beispiel', 'Max Muster'],
+    contact: { email: 'service@sw-musterstadt.de', phone: '0123 456789-0', website: 'www.sw-musterstadt.de' },
+    bankAccount: { holder: 'Stadtwerke Musterstadt GmbH', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' },
+  },
+  customer: { name: 'Erika Mustermann', number: 'K-1001', address: address('Nebenweg 7', '54321', 'Beispielhausen') },
+  contractNumber: 'V-2026-0042',
+  productName: 'Mieterstrom Nebenweg',
+  supplyAddress: { ...address('Nebenweg 7', '54321', 'Beispielhausen'), line2: 'Wohnung 3' },
+  template: {
+    subject: 'Ihre Stromrechnung',
+    introText: 'Sehr geehrte Frau Mustermann, wir berechnen Ihnen folgende Leistungen.',
+    closingText: 'Vielen Dank für Ihr Vertrauen.',
+    footerText: 'Stadtwerke Musterstadt – Energie aus der Region',
+  },
+  cancels: null,
+  lines: [
+    line('Arbeitspreis Mieterstrom (Wohnung 3)', '180.000', 'kWh', '0.245000', '19.00', '44.10'),
+    line('Arbeitspreis Reststrom (Wohnung 3)', '72.500', 'kWh', '0.312000', '19.00', '22.62'),
+    line('Arbeitspreis Wärmepumpe', '410.250', 'kWh', '0.228000', '19.00', '93.54'),
+    line('Grundpreis Wohnung 3', '1', 'Monat', '9.900000', '19.00', '9.90'),
+    line('Grundpreis Wärmepumpe', '1', 'Monat', '6.500000', '19.00', '6.50'),
+    line('Messstellenbetrieb moderne Messeinrichtung', '1', 'Monat', '1.670000', '19.00', '1.67'),
+    line('Messstellenbetrieb intelligentes Messsystem', '1', 'Monat', '2.500000', '19.00', '2.50'),
+    line('Energieberatung vor Ort', '1', 'Stück', '40.000000', '7.00', '40.00'),
+  ],
+  netTotal: '220.83',
+  taxes: [
+    { percentage: '19.00', netAmount: '180.83', taxAmount: '34.36' },
+    { percentage: '7.00', netAmount: '40.00', taxAmount: '2.80' },
+  ],
+  grossTotal: '257.99',
+  prepaymentsTotal: '200.00',
+  prepaymentTaxes: [{ percentage: '19.00', netAmount: '168.07', taxAmount: '31.93' }],
+  amountDue: '57.99',
+  payment: { method: 'sepa_direct_debit', mandateReference: 'MREF-K1001-01', creditorId: 'DE98ZZZ09999999999', customerIban: 'DE89370400440532013000' },
+  meters: [
+    {
+      marketLocationId: '51238696781',
+      meterNumber: '1ESY1160123456',
+      label: 'Wohnung 3',
+      readings: { startDate: '2026-10-01', start: '12345.6', endDate: '2026-11-01', end: '12598.1' },
+      consumption: '252.500',
+      method: 'measured',
+      previousYearConsumption: '268.300',
+    },
+    {
+      marketLocationId: '51238696792',
+      meterNumber: '1EMH0012345678',
+      label: 'Wärmepumpe',
+      readings: null,
+      consumption: '410.250',
+      method: 'measured',
+      previousYearConsumption: '395.000',
+    },
+  ],
+  priceComponents: [
+    { category: 'energy', netAmount: '92.01' },
+    { category: 'grid_fee', netAmount: '52.30' },
+    { category: 'metering', netAmount: '4.17' },
+    { category: 'concession_fee', netAmount: '11.21' },
+    { category: 'levies', netAmount: '7.39' },
+    { category: 'electricity_tax', netAmount: '13.75' },
+    { category: 'other', netAmount: '40.00' },
+  ],
+  nextPrepayments: [
+    { dueDate: '2026-12-01', amount: '75.00' },
+    { dueDate: '2027-01-01', amount: '75.00' },
+    { dueDate: '2027-02-01', amount: '80.00' },
+  ],
+  fuelMix: {
+    year: 2025,
+    sources: [
+      { source: 'nuclear', percentage: '0.0' },
+      { source: 'coal', percentage: '18.4' },
+      { source: 'natural_gas', percentage: '12.1' },
+      { source: 'other_fossil', percentage: '1.5' },
+      { source: 'renewable_eeg', percentage: '41.0' },
+      { source: 'renewable_other', percentage: '27.0' },
+    ],
+    co2: '198',
+    radioactiveWaste: '0.0001',
+  },
+  cancellation: { noticeBy: '2026-11-30', endsOn: '2027-01-01', noticePeriod: { value: 1, unit: 'month' } },
+  disputeResolution: defaultDisputeResolution('de-DE'),
+};
+
+/** The cancellation of the typical invoice: every amount negated; the credit goes back to the debited account. */
+const stornorechnung: InvoiceDocument = {
+  ...typical,
+  kind: 'credit_note',
+  number: 'CN-2026-000001',
+  issuedAt: '2026-11-20',
+  dueDate: '2026-12-04',
+  template: { subject: 'Stornierung Ihrer Stromrechnung', introText: null, closingText: null, footerText: null },
+  cancels: { number: 'INV-2026-000001', issuedAt: '2026-11-03' },
+  lines: typical.lines.map((item) => ({ ...item, quantity: `-${item.quantity}`, netAmount: `-${item.netAmount}` })),
+  netTotal: '-220.83',
+  taxes: typical.taxes.map((tax) => ({ ...tax, netAmount: `-${tax.netAmount}`, taxAmount: `-${tax.taxAmount}` })),
+  grossTotal: '-257.99',
+  prepaymentsTotal: '-200.00',
+  prepaymentTaxes: [{ percentage: '19.00', netAmount: '-168.07', taxAmount: '-31.93' }],
+  amountDue: '-57.99',
+};
+
+const english: InvoiceDocument = {
+  ...typical,
+  locale: 'en-GB',
+  seller: { ...typical.seller, name: 'Musterstadt Utilities Ltd', vatId: null, taxNumber: '12/345/67890' },
+  customer: { ...typical.customer, name: 'Jane Doe' },
+  template: { subject: 'Your electricity bill', introText: 'Dear Ms Doe, please find your bill below.', closingText: 'Kind regards.', footerText: null },
+  lines: [...typical.lines.slice(0, 7), line('Energy advice', '1234.567', 'kWh', '0.032400', '7.00', '40.00')],
+  meters: [
+    { ...typical.meters[0]!, method: 'estimated' },
+    { ...typical.meters[1]!, marketLocationId: null, label: null, method: 'calculated' },
+  ],
+  fuelMix: { ...typical.fuelMix!, co2: null },
+  cancellation: { noticeBy: '2026-11-30', endsOn: '2027-01-01', noticePeriod: { value: 4, unit: 'week' } },
+  disputeResolution: defaultDisputeResolution('en-GB'),
+};
+
+/** No previous-year data, no fuel mix, no termination date, paid by transfer. */
+const transfer: InvoiceDocument = {
+  ...typical,
+  payment: { method: 'transfer', customerIban: null },
+  meters: typical.meters.map((meter) => ({ ...meter, previousYearConsumption: null })),
+  fuelMix: null,
+  cancellation: null,
+  nextPrepayments: [],
+};
+
+/** The prepayments exceeded the bill; nobody knows the tenant's account. */
+const credit: InvoiceDocument = {
+  ...transfer,
+  prepaymentsTotal: '300.00',
+  prepaymentTaxes: [{ percentage: '19.00', netAmount: '252.10', taxAmount: '47.90' }],
+  amountDue: '-42.01',
+};
+
+const textOf = async (document: InvoiceDocument) => (await extractPages(await renderInvoicePdf(document))).join(' ');
+
+function expectAll(text: string, expected: readonly string[]): void {
+  for (const item of expected) expect(text).toContain(item);
+}
+
+/** A sentence that may wrap anywhere (also after a hyphen or slash, where extraction adds a space). */
+function expectWrapped(text: string, sentence: string): void {
+  const squeeze = (value: string) => value.replace(/\s+/g, '');
+  expect(squeeze(text)).toContain(squeeze(sentence));
+  for (const word of sentence.split(' ').filter((word) => !/[-/]/.test(word))) expect(text).toContain(word);
+}
+
+describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
+  it('prints a typical German invoice on at most two pages with everything the law asks for', async () => {
+    const pages = await extractPages(await renderInvoicePdf(typical));
+    expect(pages.length).toBeLessThanOrEqual(2);
+    const text = pages.join(' ');
+    expectAll(text, [
+      // Seller: name, address, contact, legal data and bank account.
+      'Stadtwerke Musterstadt GmbH',
+      'Hauptstraße 1',
+      '12345 Musterstadt',
+      'Tel. 0123 456789-0',
+      'E-Mail service@sw-musterstadt.de',
+      'Web www.sw-musterstadt.de',
+      'USt-IdNr.: DE123456789',
+      'Registergericht: Amtsgericht Musterstadt, HRB 12345',
+      'Geschäftsführung: Dr. Anna Beispiel, Max Muster',
+      'Bankverbindung: Stadtwerke Musterstadt GmbH',
+      'IBAN DE02 1203 0000 0000 2020 51',
+      'BIC BYLADEM1001',
+      // Buyer and document.
+      'Erika Mustermann Nebenweg 7 54321 Beispielhausen',
+      'Rechnung INV-2026-000001',
+      'Rechnungsnummer INV-2026-000001',
+      'Rechnungsdatum 03.11.2026',
+      'Kundennummer K-1001',
+      'Vertragsnummer V-2026-0042',
+      'Leistungszeitraum 01.10.2026 – 31.10.2026',
+      'Tarif Mieterstrom Nebenweg',
+      'Lieferstelle Nebenweg 7, Wohnung 3, 54321 Beispielhausen',
+      'Ihre Stromrechnung',
+      typical.template.introText!,
+      typical.template.closingText!,
+      typical.template.footerText!,
+      // Lines, taxes per rate, totals, prepayments with their VAT, amount due.
+      'Beschreibung Zeitraum Menge Einzelpreis USt. Netto',
+      'Arbeitspreis Wärmepumpe 01.10.2026 – 31.10.2026 410,250 kWh 0,228000 € 19,00 % 93,54 €',
+      'Energieberatung vor Ort 01.10.2026 – 31.10.2026 1 Stück 40,000000 € 7,00 % 40,00 €',
+      'Summe netto 220,83 €',
+      'USt. 19,00 % auf 180,83 € 34,36 €',
+      'USt. 7,00 % auf 40,00 € 2,80 €',
+      'Rechnungsbetrag brutto 257,99 €',
+      'Geleistete Abschlagszahlungen -200,00 €',
+      'darin enthaltene USt. 19,00 % auf 168,07 € 31,93 €',
+      'Zu zahlen 57,99 €',
+      'Fällig am 17.11.2026',
+      // SEPA direct debit.
+      // Meters: MaLo-ID, number, readings, consumption and how it was obtained.
+      'MaLo-ID Zählernummer Zählerstand alt Zählerstand neu Verbrauch Ermittlung',
+      '51238696781 1ESY1160123456 Wohnung 3 12.345,6 kWh 01.10.2026 12.598,1 kWh 01.11.2026 252,500 kWh gemessen',
+      '51238696792 1EMH0012345678 Wärmepumpe – – 410,250 kWh gemessen',
+      'Gesamtverbrauch 662,750 kWh',
+      // The same period a year earlier.
+      'Verbrauchsvergleich mit dem Vorjahreszeitraum',
+      'Vorjahr: 01.10.2025 – 31.10.2025 · Dieser Zeitraum: 01.10.2026 – 31.10.2026',
+      'Vorjahr 268,300 kWh Dieser Zeitraum 252,500 kWh',
+      'Vorjahr 395,000 kWh Dieser Zeitraum 410,250 kWh',
+      // Price components.
+      'Preisbestandteile (netto, § 40 Abs. 3 EnWG)',
+      'Energie und Vertrieb 92,01 €',
+      'Netzentgelte 52,30 €',
+      'Messstellenbetrieb 4,17 €',
+      'Konzessionsabgabe 11,21 €',
+      'Umlagen und Aufschläge 7,39 €',
+      'Stromsteuer 13,75 €',
+      'Sonstiges 40,00 €',
+      'Summe 220,83 €',
+      // Prepayment plan.
+      'Ihre nächsten Abschläge',
+      '01.12.2026 75,00 €',
+      '01.01.2027 75,00 €',
+      '01.02.2027 80,00 €',
+      // Fuel mix.
+      'Stromkennzeichnung (§ 42 EnWG)',
+      'Kernkraft 0,0 %',
+      'Kohle 18,4 %',
+      'Erdgas 12,1 %',
+      'Sonstige fossile Energieträger 1,5 %',
+      'Erneuerbare Energien, gefördert nach dem EEG 41,0 %',
+      'Erneuerbare Energien mit Herkunftsnachweis, nicht gefördert nach dem EEG 27,0 %',
+      'CO₂-Emissionen 198 g/kWh',
+      'Radioaktiver Abfall 0,0001 mg/kWh',
+      'Energieträgermix 2025',
+      // Termination, disputes, pages.
+      'Kündigung bis 30.11.2026 zum 31.12.2026 (Kündigungsfrist 1 Monat)',
+      'Schlichtungsstelle Energie e. V.',
+      'Verbraucherservice der Bundesnetzagentur',
+      `Seite 1 von ${pages.length}`,
+      `Seite ${pages.length} von ${pages.length}`,
+    ]);
+    expectWrapped(text, 'Wir ziehen 57,99 € am 17.11.2026 per SEPA-Lastschrift von Ihrem Konto DE89 XXXX XXXX XXXX XX30 00 ein. Mandatsreferenz: MREF-K1001-01, Gläubiger-ID: DE98ZZZ09999999999.');
+    expect(text).not.toContain('Gutschrift');
+    expect(text).not.toContain('keine Vergleichsdaten');
+  });
+
+  it('embeds every font and carries the PDF/A-3b markers', async () => {
+    const buffer = await renderInvoicePdf(typical);
+    expect(buffer.subarray(0, 8).toString('latin1')).toBe('%PDF-1.7');
+    const fonts = fontsOf(buffer);
+    expect(fonts.length).toBeGreaterThanOrEqual(2);
+    for (const font of fonts) expect(font).toEqual({ baseFont: expect.stringMatching(/^[A-Z]{6}\+DejaVuSansCondensed/), embedded: true });
+    const raw = buffer.toString('latin1');
+    expect(raw).not.toMatch(/\/BaseFont\s*\/(Helvetica|Times|Courier|Symbol|ZapfDingbats)/);
+    expect(raw).toMatch(/\/OutputIntents\s*\[\s*\d+ 0 R/);
+    expect(raw).toContain('/S /GTS_PDFA1');
+    expect(raw).toMatch(/\/MarkInfo\s+\d+ 0 R/);
+    const xmp = xmpOf(buffer)!;
+    expect(xmp).toContain('<pdfaid:part>3</pdfaid:part>');
+    expect(xmp).toContain('<pdfaid:conformance>B</pdfaid:conformance>');
+    expect(xmp).toContain('Rechnung INV-2026-000001');
+    expect(xmp).toContain('<xmp:CreateDate>2026-11-03T00:00:00Z</xmp:CreateDate>');
+  });
+
+  it('escapes the seller name in the XMP metadata', async () => {
+    const xmp = xmpOf(await renderInvoicePdf({ ...typical, seller: { ...typical.seller, name: 'Müller & Söhne <Energie> GmbH' } }))!;
+    expect(xmp).toContain('<rdf:li>Müller &amp; Söhne &lt;Energie&gt; GmbH</rdf:li>');
+  });
+
+  it('renders the same document to identical bytes', async () => {
+    expect((await renderInvoicePdf(typical)).equals(await renderInvoicePdf(typical))).toBe(true);
+  });
+
+  it('titles a cancelling credit note "Stornorechnung" and names the cancelled invoice', async () => {
+    const text = await textOf(stornorechnung);
+    expectAll(text, [
+      'Stornorechnung CN-2026-000001',
+      'Storno der Rechnung INV-2026-000001 vom 03.11.2026',
+      'Rechnungsdatum 20.11.2026',
+      'Leistungszeitraum 01.10.2026 – 31.10.2026',
+      'Arbeitspreis Wärmepumpe 01.10.2026 – 31.10.2026 -410,250 kWh 0,228000 € 19,00 % -93,54 €',
+      'Summe netto -220,83 €',
+      'USt. 19,00 % auf -180,83 € -34,36 €',
+      'USt. 7,00 % auf -40,00 € -2,80 €',
+      'Rechnungsbetrag brutto -257,99 €',
+      'Geleistete Abschlagszahlungen 200,00 €',
+      'darin enthaltene USt. 19,00 % auf -168,07 € -31,93 €',
+      'Guthaben 57,99 €',
+      '1ESY1160123456',
+      'Schlichtungsstelle Energie e. V.',
+    ]);
+    expectWrapped(text, 'Wir erstatten Ihnen 57,99 € bis zum 04.12.2026 auf Ihr Konto DE89 XXXX XXXX XXXX XX30 00.');
+    expect(text).not.toContain('Gutschrift');
+    expect(text).not.toContain('Zu zahlen');
+    // A cancellation carries no consumption advice of its own.
+    expect(text).not.toContain('Stromkennzeichnung');
+  });
+
+  it('prints every label in English for an en-GB template', async () => {
+    const pages = await extractPages(await renderInvoicePdf(english));
+    expect(pages.length).toBeLessThanOrEqual(2);
+    const text = pages.join(' ');
+    expectAll(text, [
+      'Invoice INV-2026-000001',
+      'Invoice number INV-2026-000001',
+      'Invoice date 03/11/2026',
+      'Customer number K-1001',
+      'Contract number V-2026-0042',
+      'Supply period 01/10/2026 – 31/10/2026',
+      'Tariff Mieterstrom Nebenweg',
+      'Supply address Nebenweg 7, Wohnung 3, 54321 Beispielhausen',
+      'Invoice items',
+      'Description Period Quantity Unit price VAT Net',
+      'Energy advice 01/10/2026 – 31/10/2026 1,234.567 kWh €0.032400 7.00% €40.00',
+      'Net total €220.83',
+      'VAT 19.00% on €180.83 €34.36',
+      'VAT 7.00% on €40.00 €2.80',
+      'Gross total €257.99',
+      'Prepayments made -€200.00',
+      'including VAT 19.00% on €168.07 €31.93',
+      'Amount due €57.99',
+      'Due date 17/11/2026',
+      'Meters and consumption',
+      'MaLo ID Meter number Reading at start Reading at end Consumption Method',
+      '12,345.6 kWh 01/10/2026 12,598.1 kWh 01/11/2026 252.500 kWh estimated',
+      '– 1EMH0012345678 – – 410.250 kWh calculated',
+      'Total consumption 662.750 kWh',
+      'Consumption compared with the same period last year',
+      'Previous year 268.300 kWh This period 252.500 kWh',
+      'Price components (net, § 40 (3) EnWG)',
+      'Energy and supply €92.01',
+      'Grid fees €52.30',
+      'Metering €4.17',
+      'Concession fee €11.21',
+      'Levies and surcharges €7.39',
+      'Electricity tax €13.75',
+      'Other €40.00',
+      'Your next prepayments',
+      'Due date Amount',
+      '01/12/2026 €75.00',
+      'Fuel mix disclosure (§ 42 EnWG)',
+      'Fuel mix 2025',
+      'Coal 18.4%',
+      'Renewables funded under the EEG 41.0%',
+      'CO₂ emissions not stated',
+      'Radioactive waste 0.0001 mg/kWh',
+      'give notice by 30/11/2026 to end the contract on 31/12/2026 (notice period 4 weeks)',
+      'Complaints and dispute resolution',
+      'Schlichtungsstelle Energie e. V.',
+      'Tax number: 12/345/67890',
+      'Register court: Amtsgericht Musterstadt, HRB 12345',
+      'Managing directors: Dr. Anna Beispiel, Max Muster',
+      'Bank account: Stadtwerke Musterstadt GmbH',
+      'Kind regards.',
+      `Page 1 of ${pages.length}`,
+    ]);
+    expectWrapped(text, 'We will collect €57.99 by SEPA direct debit on 17/11/2026 from your account DE89 XXXX XXXX XXXX XX30 00. Mandate reference: MREF-K1001-01, creditor ID: DE98ZZZ09999999999.');
+    for (const german of ['Rechnung ', 'Zu zahlen', 'Kundennummer', 'gemessen', 'Seite']) expect(text).not.toContain(german);
+  });
+
+  it('says when previous-year data and the fuel mix are missing, and asks for a transfer', async () => {
+    const text = await textOf(transfer);
+    expectAll(text, [
+      'Vorjahr keine Vergleichsdaten Dieser Zeitraum 252,500 kWh',
+      'Vorjahr keine Vergleichsdaten Dieser Zeitraum 410,250 kWh',
+      'Stromkennzeichnung (§ 42 EnWG) nicht angegeben',
+      'Es sind keine weiteren Abschläge vorgesehen.',
+      'Zu zahlen 57,99 €',
+    ]);
+    expectWrapped(text, 'Bitte überweisen Sie 57,99 € bis zum 17.11.2026 auf unser Konto IBAN DE02 1203 0000 0000 2020 51, BIC BYLADEM1001 (Stadtwerke Musterstadt GmbH). Verwendungszweck: INV-2026-000001.');
+    expect(text).not.toContain('Lastschrift');
+    expect(text).not.toContain('Kündigung bis');
+  });
+
+  it('prints a credit with how it is paid out, or that nothing is due', async () => {
+    const text = await textOf(credit);
+    expectAll(text, [
+      'Guthaben 42,01 €',
+      'Geleistete Abschlagszahlungen -300,00 €',
+      'darin enthaltene USt. 19,00 % auf 252,10 € 47,90 €',
+    ]);
+    expectWrapped(text, 'Für die Auszahlung von 42,01 € setzen wir uns mit Ihnen in Verbindung.');
+    expect(text).not.toContain('Zu zahlen');
+    expect(text).not.toContain('Fällig am');
+
+    const paidOut = await textOf({ ...credit, payment: { method: 'transfer', customerIban: 'DE89 3704 0044 0532 0130 00' } });
+    expectWrapped(paidOut, 'Wir erstatten Ihnen 42,01 € bis zum 17.11.2026 auf Ihr Konto DE89 XXXX XXXX XXXX XX30 00.');
+
+    const settled = await textOf({ ...credit, prepaymentsTotal: '257.99', amountDue: '0.00' });
+    expectAll(settled, ['Zu zahlen 0,00 €', 'Es ist kein Betrag zu zahlen.']);
+    expect(settled).not.toContain('überweisen');
+  });
+
+  it('renders any amounts and number of lines, and prints the amount due', async () => {
+    const cents = fc.bigInt({ min: -10_000_000n, max: 10_000_000n });
+    const decimal = (value: bigint) => `${value < 0n ? '-' : ''}${(value < 0n ? -value : value) / 100n}.${String((value < 0n ? -value : value) % 100n).padStart(2, '0')}`;
+    await fc.assert(
+      fc.asyncProperty(fc.array(cents, { minLength: 0, maxLength: 30 }), cents, fc.constantFrom<InvoiceDocument['locale']>('de-DE', 'en-GB'), async (amounts, due, locale) => {
+        const document: InvoiceDocument = {
+          ...typical,
+          locale,
+          lines: amounts.map((amount, i) => line(`Position ${i + 1}`, '1', 'kWh', decimal(amount), '19.00', decimal(amount))),
+          amountDue: decimal(due),
+        };
+        const text = await textOf(document);
+        const magnitude = decimal(due < 0n ? -due : due);
+        const [integer, fraction] = magnitude.split('.') as [string, string];
+        const grouped = integer.replace(/\B(?=(\d{3})+(?!\d))/g, locale === 'de-DE' ? '.' : ',');
+        const formatted = locale === 'de-DE' ? `${grouped},${fraction} €` : `€${grouped}.${fraction}`;
+        const label = due < 0n ? (locale === 'de-DE' ? 'Guthaben' : 'Credit') : locale === 'de-DE' ? 'Zu zahlen' : 'Amount due';
+        expect(text).toContain(`${label} ${formatted}`);
+        for (let i = 1; i <= amounts.length; i++) expect(text).toContain(`Position ${i} `);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
