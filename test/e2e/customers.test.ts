@@ -9,7 +9,7 @@ describe('customers, products, custom attributes, accounts and users', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    a = await app.signUp('A');
+    a = await app.signUp('A', { legalProfile: false });
     b = await app.signUp('B');
   });
   afterAll(() => app.close());

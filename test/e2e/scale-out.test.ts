@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, inject, it } from 'vitest';
 import { TEST_JWT_SECRET, TEST_WEBHOOK_KEY } from '../support/app.js';
 import { createTestDatabase, queryRows } from '../support/database.js';
-import { create } from '../support/fixtures.js';
+import { create, sellerProfile } from '../support/fixtures.js';
 import { Api } from '../support/http.js';
 import { listening, runEbbs, spawnEbbs } from '../support/process.js';
 
@@ -128,6 +128,7 @@ describe('scale-out: two API processes and two workers on one database', () => {
       let turn = 0;
       /** Each call the other API process. */
       const api = () => apis[turn++ % 2]!;
+      expect((await api().patch(`/v1/accounts/${accountId}`, sellerProfile)).status).toBe(200);
 
       // Onboarding, every request to the other process: a balanced site with a producer and
       // consumers of mixed priorities, a product with VAT and prices, a contract per consumer.

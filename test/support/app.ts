@@ -5,6 +5,7 @@ import { parseCli } from '../../app/cli.js';
 import { loadConfig, type Config } from '../../app/config.js';
 import { startServer } from '../../app/server.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { sellerProfile } from './fixtures.js';
 import { Api } from './http.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
@@ -17,7 +18,8 @@ export interface TestApp {
   /** Every log line the server wrote. */
   logs: string[];
   /** A new account through the CLI code path, signed in: an Api with an access token. */
-  signUp(companyName?: string): Promise<SignedUp>;
+  /** A new account and its admin's session; with a complete seller profile unless `legalProfile` is false. */
+  signUp(companyName?: string, options?: { legalProfile?: boolean }): Promise<SignedUp>;
   cli(...args: string[]): Promise<Record<string, string>>;
   api(token?: string): Api;
   close(): Promise<void>;
@@ -65,11 +67,15 @@ export async function startTestApp(env: Record<string, string> = {}, hooks: { on
     logs,
     cli,
     api,
-    async signUp(companyName = `Account ${++accounts}`) {
+    async signUp(companyName = `Account ${++accounts}`, { legalProfile = true }: { legalProfile?: boolean } = {}) {
       const created = await cli('account', 'create', '--company-name', companyName, '--email', `ops${accounts}@example.test`);
       const grant = await api().post('/v1/oauth', { grantType: 'api_token', token: created.apiToken! });
       if (grant.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(grant.body)}`);
       const body = grant.body as Record<string, string>;
+      if (legalProfile) {
+        const patched = await api(body.accessToken).patch(`/v1/accounts/${created.accountId}`, sellerProfile);
+        if (patched.status !== 200) throw new Error(`seller profile refused: ${JSON.stringify(patched.body)}`);
+      }
       return {
         accountId: created.accountId!,
         userId: created.userId!,

@@ -10,13 +10,28 @@ export async function create(api: Api, path: string, body: Record<string, unknow
 
 export const address = { locality: 'Berlin', postCode: '10115', country: 'DE' };
 
+/** A customer's postal address: an invoice must name the recipient's. */
+export const customerAddress = { line1: 'Hauptstraße 1', locality: 'Berlin', postCode: '10115', country: 'DE' };
+
+/** A complete seller legal profile: what issuing an invoice requires of the account. */
+export const sellerProfile = {
+  address: { line1: 'Energieweg 5', locality: 'Berlin', postCode: '10117', country: 'DE' },
+  vatId: 'DE136695976',
+  registerCourt: 'Amtsgericht Charlottenburg',
+  registerNumber: 'HRB 12345',
+  managingDirectors: ['Erika Mustermann'],
+  contact: { email: 'service@ebbs.test', phone: '+49 30 123456', website: 'www.ebbs.test' },
+  bankAccount: { accountHolder: 'Mieterstrom GmbH', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+  sepaCreditorId: 'DE98ZZZ09999999999',
+};
+
 let sequence = 0;
 const next = () => ++sequence;
 
 export const fixtures = {
   site: (api: Api, extra: Record<string, unknown> = {}) => create(api, '/v1/sites', { name: `Site ${next()}`, type: 'balanced_accurate', address, ...extra }),
   product: (api: Api, extra: Record<string, unknown> = {}) => create(api, '/v1/electricity-products', { name: `Mieterstrom ${next()}`, ...extra }),
-  customer: (api: Api, extra: Record<string, unknown> = {}) => create(api, '/v1/customers', { lastName: `Tenant ${next()}`, ...extra }),
+  customer: (api: Api, extra: Record<string, unknown> = {}) => create(api, '/v1/customers', { lastName: `Tenant ${next()}`, address: customerAddress, ...extra }),
   mpo: (api: Api, extra: Record<string, unknown> = {}) => create(api, '/v1/mpos', { channel: 'smgw', provider: 'discovergy', name: `MPO ${next()}`, ...extra }),
   meter: (api: Api, siteId: string, extra: Record<string, unknown> = {}) =>
     create(api, '/v1/meters', {

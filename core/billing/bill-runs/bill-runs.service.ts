@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ActivityLog } from '../../activity-log.js';
+import type { AccountRepository } from '../../accounts/accounts.repository.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Clock } from '../../clock.js';
 import { BillRun, overlappingRun, type BillRunPhase } from '../../domain/billing/bill-run.js';
+import { missingSellerDetails } from '../../domain/accounts/seller-details.js';
 import { invoiceOfDraft } from '../../domain/billing/invoice.js';
+import { issuingBlocker, type IssuingBlocker } from '../../domain/billing/legal-requirements.js';
+import type { Contract } from '../../domain/contracts/contract.js';
+import type { CustomerRepository } from '../../customers/customers.repository.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { EventOutbox } from '../../events/outbox.js';
 import type { JobQueue } from '../../queue/job-queue.js';
@@ -28,6 +33,8 @@ export interface BillRunSettings {
 }
 
 export interface BillRunsDependencies {
+  accounts: AccountRepository;
+  customers: CustomerRepository;
   billRuns: BillRunRepository;
   invoices: InvoiceRepository;
   sites: SiteRepository;
@@ -198,7 +205,8 @@ export class BillRunsService implements ResourceService<BillRunView> {
         const contracts = await deps.billRuns.unhandledContracts(run, deps.settings.batchSize);
         if (contracts.length === 0) return 'done';
         const now = deps.clock.now();
-        const drafts = await deps.drafts.draftAll(run.accountId, contracts, run.periodStart, run.periodEnd);
+        const blocked = await this.issuingBlockers(run.accountId, contracts);
+        const drafts = await deps.drafts.draftAll(run.accountId, contracts.filter((c) => !blocked.has(c.id)), run.periodStart, run.periodEnd);
         const owner = { accountId: run.accountId, billRunId: run.id, templateId: template, now, newId: randomUUID };
         const billed = drafts.flatMap((d) => (d.draft ? [invoiceOfDraft(d.draft, { ...owner, contractId: d.contract.id, customerId: d.contract.customerId, prepaymentIds: d.prepaymentIds })] : []));
         // A contract another invoice (not cancelled) already bills for a day of the period gets an error instead.
@@ -206,6 +214,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
         deps.invoices.addAll(billed.filter((b) => !invoiced.has(b.invoice.contractId)));
         const overlapping = billed.filter((b) => invoiced.has(b.invoice.contractId)).map((b) => b.invoice.contractId);
         await deps.billRuns.addErrors([
+          ...[...blocked].map(([contractId, blocker]) => ({ billRunId: run.id, accountId: run.accountId, contractId, ...blocker, createdAt: now })),
           ...drafts.flatMap((d) => (d.error ? [{ billRunId: run.id, accountId: run.accountId, contractId: d.contract.id, ...d.error, createdAt: now }] : [])),
           ...overlapping.map((contractId) => ({
             billRunId: run.id,
@@ -223,6 +232,17 @@ export class BillRunsService implements ResourceService<BillRunView> {
       if (step === 'done') break;
     }
     await this.finish(run, 'create', 'bill_run.create_success');
+  }
+
+  /** The contracts of a batch that may not be invoiced because the invoice would not be valid. */
+  private async issuingBlockers(accountId: string, contracts: readonly Contract[]): Promise<Map<string, IssuingBlocker>> {
+    const sellerMissing = missingSellerDetails((await this.deps.accounts.findAccount(accountId))!);
+    const customers = await this.deps.customers.findByIds(accountId, [...new Set(contracts.map((c) => c.customerId))]);
+    const blockers = new Map(customers.flatMap((customer) => {
+      const blocker = issuingBlocker(sellerMissing, customer);
+      return blocker ? [[customer.id, blocker] as const] : [];
+    }));
+    return new Map(contracts.flatMap((c) => (blockers.has(c.customerId) ? [[c.id, blockers.get(c.customerId)!] as const] : [])));
   }
 
   /** Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit. */

@@ -19,7 +19,11 @@ export class Template {
   updatedAt!: Date;
 }
 
-/** What every account starts with: one default template per kind. */
+/**
+ * What every account starts with: one default template per kind. A credit note that cancels an
+ * invoice is a "Stornorechnung": German VAT practice reserves "Gutschrift" for self-billing. The
+ * closing text leaves payment to the payment box, which follows the customer's payment method.
+ */
 export const DEFAULT_TEMPLATES: ReadonlyArray<Pick<Template, 'name' | 'kind' | 'locale' | 'subject' | 'introText' | 'closingText' | 'footerText'>> = [
   {
     name: 'Rechnung',
@@ -27,15 +31,15 @@ export const DEFAULT_TEMPLATES: ReadonlyArray<Pick<Template, 'name' | 'kind' | '
     locale: 'de-DE',
     subject: 'Ihre Stromrechnung',
     introText: 'vielen Dank für Ihr Vertrauen. Anbei erhalten Sie Ihre Rechnung.',
-    closingText: 'Bitte überweisen Sie den offenen Betrag bis zum Fälligkeitsdatum.',
+    closingText: 'Bei Fragen zu dieser Rechnung erreichen Sie uns unter den unten genannten Kontaktdaten.',
     footerText: null,
   },
   {
-    name: 'Gutschrift',
+    name: 'Stornorechnung',
     kind: 'credit_note',
     locale: 'de-DE',
-    subject: 'Ihre Gutschrift',
-    introText: 'anbei erhalten Sie eine Gutschrift zu Ihrer Rechnung.',
+    subject: 'Ihre Stornorechnung',
+    introText: 'anbei erhalten Sie die Stornorechnung zu Ihrer Rechnung.',
     closingText: null,
     footerText: null,
   },
