@@ -45,7 +45,25 @@ export interface EnsurePrepayments {
   now: Date;
 }
 
+/** A contract and the day after which its planned prepayments are wanted. */
+export interface UpcomingPrepaymentsKey {
+  contractId: string;
+  /** Calendar date; prepayments due on it are not upcoming. */
+  after: string;
+}
+
+export interface UpcomingPrepayment extends UpcomingPrepaymentsKey {
+  dueDate: string;
+  /** Cents, gross. */
+  amount: bigint;
+}
+
 export interface PaymentRepository extends ResourceRepository<Payment, PaymentFilter> {
+  /**
+   * Per key: the contract's pending prepayments due after `after`, earliest first, at most `limit`
+   * of them — one statement for any number of keys.
+   */
+  upcomingPrepayments(accountId: string, keys: readonly UpcomingPrepaymentsKey[], limit: number): Promise<UpcomingPrepayment[]>;
   /** The payments naming these invoices. */
   findByInvoiceIds(accountId: string, invoiceIds: readonly string[]): Promise<Payment[]>;
   /** By due date, then creation. */

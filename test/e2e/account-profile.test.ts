@@ -58,8 +58,8 @@ describe('the account’s seller legal profile', () => {
 
   beforeAll(async () => {
     app = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
-    a = await app.signUp('A');
-    b = await app.signUp('B');
+    a = await app.signUp('A', { legalProfile: false });
+    b = await app.signUp('B', { legalProfile: false });
     const credentials = await app.cli('user', 'create', '--account', a.accountId, '--email', 'viewer@a.test', '--role', 'viewer');
     viewer = app.api((await app.api().post('/v1/oauth', { grantType: 'api_token', token: credentials.apiToken })).body.accessToken);
   });
@@ -69,7 +69,7 @@ describe('the account’s seller legal profile', () => {
   const accountEvents = async (owner: SignedUp) => (await owner.api.get('/v1/events?type=account.updated&limit=1000')).body.data;
 
   it('starts empty, takes a full profile (normalised) and reads it back, recording account.updated', async () => {
-    const c = await app.signUp('Stadtwerke');
+    const c = await app.signUp('Stadtwerke', { legalProfile: false });
     const before = await accountOf(c);
     expect(before).toEqual({ id: c.accountId, companyName: 'Stadtwerke', timezone: 'Europe/Berlin', currency: 'EUR', ...emptyProfile, createdAt: expect.any(String), updatedAt: expect.any(String) });
     expect(await accountEvents(c)).toEqual([]);
@@ -86,7 +86,7 @@ describe('the account’s seller legal profile', () => {
   });
 
   it('patches as a JSON merge patch: absent fields stay, objects merge key by key, null clears, lists are replaced', async () => {
-    const c = await app.signUp('Merge');
+    const c = await app.signUp('Merge', { legalProfile: false });
     await c.api.patch(`/v1/accounts/${c.accountId}`, profile);
     const before = await accountOf(c);
 
@@ -194,7 +194,7 @@ describe('the account’s seller legal profile', () => {
 
   describe('GraphQL', () => {
     it('sets the full profile with updateAccount and reads it back with account', async () => {
-      const c = await app.signUp('GraphQL');
+      const c = await app.signUp('GraphQL', { legalProfile: false });
       const updated = await c.api.graphql(`mutation($id: ID!, $input: AccountInput!) { updateAccount(id: $id, input: $input) { ${ACCOUNT_FIELDS} } }`, { id: c.accountId, input: profile });
       expect(updated.body.errors).toBeUndefined();
       const rest = await accountOf(c);

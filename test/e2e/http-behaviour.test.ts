@@ -183,8 +183,8 @@ describe('rate limit', () => {
   afterAll(() => app.close());
 
   it('answers 429 with Retry-After and RateLimit headers per client', async () => {
-    const first = await app.signUp('First');
-    const second = await app.signUp('Second');
+    const first = await app.signUp('First', { legalProfile: false });
+    const second = await app.signUp('Second', { legalProfile: false });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await first.api.get('/v1/sites')).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);

@@ -16,7 +16,7 @@ describe('one rate budget per client', () => {
   afterAll(() => app.close());
 
   it('is shared by REST and GraphQL, GraphQL paying one point per 100 of cost', async () => {
-    const client = await app.signUp();
+    const client = await app.signUp(undefined, { legalProfile: false });
     const rest = await client.api.get('/v1/sites');
     expect(rest.headers.get('ratelimit-remaining')).toBe('9');
     // sites(limit: 400) { data { id } } costs 400 points: 4 of the budget.
@@ -32,7 +32,7 @@ describe('one rate budget per client', () => {
   it('limits requests without a valid token per IP, before verifying them', async () => {
     const app2 = await startTestApp({ WORKER: 'off', RATE_LIMIT_PER_MINUTE: '5' });
     try {
-      const client = await app2.signUp();
+      const client = await app2.signUp(undefined, { legalProfile: false });
       expect((await client.api.get('/v1/sites')).status).toBe(200);
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) statuses.push((await app2.api(`forged.${randomUUID()}.token`).get('/v1/sites')).status);
@@ -74,7 +74,7 @@ describe('one rate budget per client', () => {
   it('falls back to counting in the process, and says so, when Redis cannot be reached', async () => {
     const offline = await startTestApp({ WORKER: 'off', RATE_LIMIT_PER_MINUTE: '3', REDIS_URL: 'redis://127.0.0.1:1' });
     try {
-      const client = await offline.signUp();
+      const client = await offline.signUp(undefined, { legalProfile: false });
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await client.api.get('/v1/sites')).status);
       expect(statuses).toEqual([200, 200, 200, 429]);

@@ -267,8 +267,8 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
       'Energieträgermix 2025',
       // Termination, disputes, pages.
       'Kündigung bis 30.11.2026 zum 31.12.2026 (Kündigungsfrist 1 Monat)',
-      'Schlichtungsstelle Energie e. V.',
-      'Verbraucherservice der Bundesnetzagentur',
+      'Schlichtungsstelle Energie e.V.',
+      'Verbraucherservice Energie der Bundesnetzagentur',
       `Seite 1 von ${pages.length}`,
       `Seite ${pages.length} von ${pages.length}`,
     ]);
@@ -320,7 +320,7 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
       'darin enthaltene USt. 19,00 % auf -168,07 € -31,93 €',
       'Guthaben 57,99 €',
       '1ESY1160123456',
-      'Schlichtungsstelle Energie e. V.',
+      'Schlichtungsstelle Energie e.V.',
     ]);
     expectWrapped(text, 'Wir erstatten Ihnen 57,99 € bis zum 04.12.2026 auf Ihr Konto DE89 XXXX XXXX XXXX XX30 00.');
     expect(text).not.toContain('Gutschrift');

@@ -1,4 +1,5 @@
-import type { ConsumptionMethod, FuelSource, InvoiceCancellationTerms, InvoiceDocument, PriceCategory } from './invoice-pdf-model.js';
+import { DEFAULT_DISPUTE_RESOLUTION_TEXT, DEFAULT_DISPUTE_RESOLUTION_TEXT_EN } from '../../domain/accounts/seller-details.js';
+import type { ConsumptionMethod, FuelSource, InvoiceCancellationTerms, InvoiceDocument, PriceComponentCategory } from './invoice-pdf-model.js';
 
 type Locale = InvoiceDocument['locale'];
 type Unit = InvoiceCancellationTerms['noticePeriod']['unit'];
@@ -45,7 +46,7 @@ export interface Labels {
   previousYear: string;
   currentPeriod: string;
   noComparison: string;
-  categories: Record<PriceCategory, string>;
+  categories: Record<PriceComponentCategory, string>;
   total: string;
   nextPrepaymentColumns: [string, string];
   noNextPrepayments: string;
@@ -128,6 +129,7 @@ export const labels: Record<Locale, Labels> = {
     sources: {
       nuclear: 'Kernkraft',
       coal: 'Kohle',
+      lignite: 'Braunkohle',
       natural_gas: 'Erdgas',
       other_fossil: 'Sonstige fossile Energieträger',
       renewable_eeg: 'Erneuerbare Energien, gefördert nach dem EEG',
@@ -217,6 +219,7 @@ export const labels: Record<Locale, Labels> = {
     sources: {
       nuclear: 'Nuclear',
       coal: 'Coal',
+      lignite: 'Lignite',
       natural_gas: 'Natural gas',
       other_fossil: 'Other fossil fuels',
       renewable_eeg: 'Renewables funded under the EEG',
@@ -242,21 +245,11 @@ export const labels: Record<Locale, Labels> = {
 };
 
 const disputeResolution: Record<Locale, string> = {
-  'de-DE':
-    'Fragen und Beschwerden zu dieser Rechnung richten Sie bitte zunächst an uns (Kontakt oben); Verbraucherbeschwerden beantworten wir ' +
-    'innerhalb von vier Wochen (§ 111a EnWG). Helfen wir Ihrer Beschwerde nicht ab, können Sie die Schlichtungsstelle Energie e. V., ' +
-    'Friedrichstraße 133, 10117 Berlin, Telefon 030 2757240-0, www.schlichtungsstelle-energie.de, anrufen (§ 111b EnWG); wir sind zur ' +
-    'Teilnahme am Schlichtungsverfahren verpflichtet. Allgemeine Informationen zu Ihren Rechten gibt der Verbraucherservice der ' +
-    'Bundesnetzagentur für den Bereich Elektrizität und Gas, Postfach 8001, 53105 Bonn, Telefon 030 22480-500, verbraucherservice-energie@bnetza.de.',
-  'en-GB':
-    'Please send questions and complaints about this invoice to us first (contact above); we answer consumer complaints within four weeks ' +
-    '(§ 111a EnWG). If we do not resolve your complaint, you can refer it to the Schlichtungsstelle Energie e. V., Friedrichstraße 133, ' +
-    '10117 Berlin, Germany, phone +49 30 2757240-0, www.schlichtungsstelle-energie.de (§ 111b EnWG); we are obliged to take part in the ' +
-    'conciliation procedure. General information on your rights is available from the consumer service of the Bundesnetzagentur for ' +
-    'electricity and gas, Postfach 8001, 53105 Bonn, Germany, phone +49 30 22480-500, verbraucherservice-energie@bnetza.de.',
+  'de-DE': DEFAULT_DISPUTE_RESOLUTION_TEXT,
+  'en-GB': DEFAULT_DISPUTE_RESOLUTION_TEXT_EN,
 };
 
-/** The statutory complaints and dispute resolution notice for consumers (§40 (2) Nr. 8 EnWG). */
+/** The statutory complaints and dispute resolution notice for consumers (§40 (2) Nr. 8 EnWG) of a locale, for a seller without its own text. */
 export function defaultDisputeResolution(locale: Locale): string {
   return disputeResolution[locale];
 }

@@ -1,4 +1,10 @@
 import type { Address } from '../../domain/addresses/address.js';
+import type { PriceComponentCategory } from '../../domain/billing/price.js';
+import type { FuelSource } from '../../domain/products/electricity-product.js';
+
+/** The closed sets the model uses are the domain's: §40 (3) EnWG price categories and §42 EnWG energy sources. */
+export { PRICE_COMPONENT_CATEGORIES, type PriceComponentCategory } from '../../domain/billing/price.js';
+export { FUEL_SOURCES, type FuelSource } from '../../domain/products/electricity-product.js';
 
 /*
  * The input of the invoice PDF: everything an invoice or cancellation invoice prints, already
@@ -10,14 +16,6 @@ import type { Address } from '../../domain/addresses/address.js';
 /** How a meter's consumption was obtained. */
 export const CONSUMPTION_METHODS = ['measured', 'calculated', 'estimated'] as const;
 export type ConsumptionMethod = (typeof CONSUMPTION_METHODS)[number];
-
-/** The categories of §40 (3) EnWG that the price is broken down into. */
-export const PRICE_CATEGORIES = ['energy', 'grid_fee', 'metering', 'concession_fee', 'levies', 'electricity_tax', 'other'] as const;
-export type PriceCategory = (typeof PRICE_CATEGORIES)[number];
-
-/** The energy sources of the fuel mix disclosure (§42 EnWG). */
-export const FUEL_SOURCES = ['nuclear', 'coal', 'natural_gas', 'other_fossil', 'renewable_eeg', 'renewable_other'] as const;
-export type FuelSource = (typeof FUEL_SOURCES)[number];
 
 export interface InvoiceSeller {
   /** Legal name, e.g. "Stadtwerke Musterstadt GmbH". */
@@ -178,14 +176,17 @@ export interface InvoiceDocument {
   payment: InvoicePayment;
   /** The meters billed, each with its consumption. */
   meters: InvoiceMeter[];
-  /** Net amounts per price component category (§40 (3) EnWG); empty when not broken down. */
-  priceComponents: Array<{ category: PriceCategory; netAmount: string }>;
+  /** Net amounts per price component category (§40 (3) EnWG), in the order of PRICE_COMPONENT_CATEGORIES; empty when not broken down. */
+  priceComponents: Array<{ category: PriceComponentCategory; netAmount: string }>;
   /** The prepayments due next (gross); empty when none are planned. */
   nextPrepayments: Array<{ dueDate: string; amount: string }>;
   /** The product's fuel mix disclosure (§42 EnWG); null when not stated. */
   fuelMix: InvoiceFuelMix | null;
   /** The contract's next possible termination; null when not printed (e.g. already terminated). */
   cancellation: InvoiceCancellationTerms | null;
-  /** Complaints and dispute resolution (§40 (2) Nr. 8 EnWG); callers pass defaultDisputeResolution(locale) unless the seller has its own. */
+  /**
+   * Complaints and dispute resolution (§40 (2) Nr. 8 EnWG): the seller's own text, else the default
+   * of the locale (DEFAULT_DISPUTE_RESOLUTION_TEXT / _EN in core/domain/accounts/seller-details.ts).
+   */
   disputeResolution: string;
 }

@@ -17,6 +17,7 @@ interface Context {
 const fuelColors: Record<FuelSource, string> = {
   nuclear: '#8e6c9e',
   coal: '#4a4a4a',
+  lignite: '#7a5a3a',
   natural_gas: '#d08c2a',
   other_fossil: '#a65d3a',
   renewable_eeg: '#8fc15b',

@@ -13,9 +13,20 @@ export const DEFAULT_DISPUTE_RESOLUTION_TEXT =
   'Allgemeine Informationen zu Ihren Rechten als Haushaltskunde erhalten Sie beim Verbraucherservice ' +
   'Energie der Bundesnetzagentur, Postfach 8001, 53105 Bonn, verbraucherservice-energie@bnetza.de.';
 
-/** The dispute resolution notice an invoice of this account prints. */
-export function disputeResolutionTextOf(account: Pick<Account, 'disputeResolutionText'>): string {
-  return account.disputeResolutionText ?? DEFAULT_DISPUTE_RESOLUTION_TEXT;
+/** The default notice for invoices in English (an en-GB template), naming the same bodies. */
+export const DEFAULT_DISPUTE_RESOLUTION_TEXT_EN =
+  'Please send questions and complaints about this invoice to us first (contact above); we answer consumer complaints within four weeks ' +
+  '(§ 111a EnWG). If we do not resolve your complaint, you can refer it to the Schlichtungsstelle Energie e. V., Friedrichstraße 133, ' +
+  '10117 Berlin, Germany, phone +49 30 2757240-0, www.schlichtungsstelle-energie.de (§ 111b EnWG); we are obliged to take part in the ' +
+  'conciliation procedure. General information on your rights is available from the consumer service of the Bundesnetzagentur for ' +
+  'electricity and gas, Postfach 8001, 53105 Bonn, Germany, phone +49 30 22480-500, verbraucherservice-energie@bnetza.de.';
+
+/**
+ * The dispute resolution notice an invoice of this account prints: the account's own text in any
+ * language, else the default of the invoice's language (German unless `en`).
+ */
+export function disputeResolutionTextOf(account: Pick<Account, 'disputeResolutionText'>, language: 'de' | 'en' = 'de'): string {
+  return account.disputeResolutionText ?? (language === 'en' ? DEFAULT_DISPUTE_RESOLUTION_TEXT_EN : DEFAULT_DISPUTE_RESOLUTION_TEXT);
 }
 
 /** The fields the completeness rule reads. */

@@ -12,6 +12,8 @@ import type {
   PrepaymentAmountRepository,
   PrepaymentKey,
   PrepaymentRequestRepository,
+  UpcomingPrepayment,
+  UpcomingPrepaymentsKey,
 } from '../../payments/payments.repository.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
@@ -168,6 +170,23 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
       [JSON.stringify(keys.map((k) => ({ contract_id: k.contractId, due_date: k.dueDate }))), accountId, exceptId ?? null],
     );
     return rows.map((row) => ({ contractId: row.contract_id, dueDate: row.due_date }));
+  }
+
+  async upcomingPrepayments(accountId: string, keys: readonly UpcomingPrepaymentsKey[], limit: number): Promise<UpcomingPrepayment[]> {
+    if (keys.length === 0) return [];
+    const unique = [...new Map(keys.map((k) => [`${k.contractId}/${k.after}`, k])).values()];
+    const rows = await this.em.execute<{ contract_id: string; after: string; due_date: string; amount: string }[]>(
+      `select u.contract_id, u.after, u.due_date, u.amount from (
+         select p.contract_id, to_char(k.after, 'YYYY-MM-DD') as after, to_char(p.due_date, 'YYYY-MM-DD') as due_date, p.amount,
+                row_number() over (partition by p.contract_id, k.after order by p.due_date, p.created_at, p.id) as n
+           from payments p join json_to_recordset(?::json) as k(contract_id uuid, after date) on p.contract_id = k.contract_id and p.due_date > k.after
+          where p.account_id = ? and p.type = 'prepayment' and p.state = 'pending'
+       ) u
+       where u.n <= ?
+       order by u.contract_id, u.after, u.due_date`,
+      [JSON.stringify(unique.map((k) => ({ contract_id: k.contractId, after: k.after }))), accountId, limit],
+    );
+    return rows.map((row) => ({ contractId: row.contract_id, after: row.after, dueDate: row.due_date, amount: BigInt(row.amount) }));
   }
 
   async ensurePrepayments(request: EnsurePrepayments): Promise<{ paymentIds: string[]; createdIds: string[] }> {
