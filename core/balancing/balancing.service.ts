@@ -61,7 +61,7 @@ function monthsSince1970(instant: number, timeZone: string): number {
 }
 
 /** The UTC days (quarter-hour sites) or account-timezone months (monthly sites) a change touches. */
-function chunksOf(site: Site, ranges: readonly DirtyRange[], timeZone: string): Bucket[][] {
+export function chunksOf(site: Pick<Site, 'balanceResolution'>, ranges: readonly DirtyRange[], timeZone: string): Bucket[][] {
   if (site.balanceResolution === 'P1M') {
     const months = new Map<number, Bucket>();
     for (const range of ranges) {
@@ -75,12 +75,16 @@ function chunksOf(site: Site, ranges: readonly DirtyRange[], timeZone: string): 
     // A reading at a day's first instant also closes the previous day's last interval.
     for (let day = Date.parse(dayOf(range.from - QUARTER_HOUR_MS)); day <= range.to; day += DAY_MS) days.add(day);
   }
-  const sorted = [...days].sort((a, b) => a - b);
-  const chunks: Bucket[][] = [];
-  for (let i = 0; i < sorted.length; i += CHUNK_DAYS) {
-    chunks.push(sorted.slice(i, i + CHUNK_DAYS).flatMap((day) => bucketsOf(day, day + DAY_MS, 'PT15M', 'UTC')));
+  // A chunk is a run of consecutive days: energy from readings is the difference of neighbouring
+  // readings, so a chunk spanning a gap (a correction a year back and today's data in one job)
+  // would leave the days after the gap incomplete.
+  const runs: number[][] = [];
+  for (const day of [...days].sort((a, b) => a - b)) {
+    const run = runs.at(-1);
+    if (run && run.length < CHUNK_DAYS && run.at(-1)! + DAY_MS === day) run.push(day);
+    else runs.push([day]);
   }
-  return chunks;
+  return runs.map((run) => run.flatMap((day) => bucketsOf(day, day + DAY_MS, 'PT15M', 'UTC')));
 }
 
 /**
