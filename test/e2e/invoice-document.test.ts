@@ -268,8 +268,8 @@ describe('the invoice PDF assembled from stored data', () => {
       'CO₂-Emissionen 198 g/kWh',
       'Radioaktiver Abfall 0,0001 mg/kWh',
       'Energieträgermix 2025',
-      // A consumer past nothing but the minimum term: notice by 01.12.2027 to end after 31.12.2027.
-      'Kündigung bis 01.12.2027 zum 31.12.2027 (Kündigungsfrist 1 Monat)',
+      // A consumer within the minimum term: notice by 30.11.2027 (the month from 1 December ends on 31 December) to end after 31.12.2027.
+      'Kündigung bis 30.11.2027 zum 31.12.2027 (Kündigungsfrist 1 Monat)',
       'Schlichtungsstelle Energie e.V.',
     ]);
     expect(squeezed(text)).toContain(

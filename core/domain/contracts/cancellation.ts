@@ -1,14 +1,15 @@
 import { addDays, daysBetween } from '../time/calendar-date.js';
 import type { Contract } from './contract.js';
-import { addDuration, earliestEndAfterNotice, ONE_MONTH, parseTermDuration, subtractDuration, type TermDuration } from './term-duration.js';
+import { addDuration, lastStartEndingBy, ONE_MONTH, parseTermDuration, type TermDuration } from './term-duration.js';
 
 /** What the cancellation rule reads of a contract: calendar dates (YYYY-MM-DD), exclusive ends. */
 export type CancellationTerms = Pick<Contract, 'startDate' | 'endDate' | 'minimumTermEndDate' | 'noticePeriod' | 'renewalPeriod'>;
 
 /**
  * "Notice by `noticeBy` to end on `endsOn`". `endsOn` is exclusive like every end (the first day no
- * longer supplied). `noticeBy` is the last day on which notice is in time: `endsOn` minus the
- * notice period, so the notice period is exactly [noticeBy, endsOn). Null when no notice is needed.
+ * longer supplied). `noticeBy` is the last day on which notice is in time, see lastNoticeDay: notice
+ * received that day lets the notice period end by the last supplied day, notice received a day
+ * later does not. Null when no notice is needed.
  */
 export interface Cancellation {
   noticeBy: string | null;
@@ -23,6 +24,26 @@ export function isConsumer(customer: { companyName: string | null }): boolean {
 const later = (a: string, b: string) => (a > b ? a : b);
 const earlier = (a: string, b: string) => (a < b ? a : b);
 
+/**
+ * The last day on which notice with a notice period of `period` is in time to end on `endsOn`
+ * (exclusive, so the last supplied day is `endsOn` - 1 day). "A notice received on day X starts
+ * the notice period on X + 1 (§187 (1) BGB); a period of months ends at the end of the day of the
+ * last month whose number equals X, or the month's last day when that day does not exist (§188 (2)
+ * and (3) BGB)", a period of days or weeks with its last day (§188 (1) and (2) BGB): so it ends
+ * with addDuration(X, period) (months and days: the months first, then the days). "The contract can end on the last supplied day E = endsOn - 1 day
+ * only if that period has ended by E": the answer is the last X with addDuration(X, period) <= E.
+ * That is (endsOn - period) - 1 day, except where the month's day number is clamped: notice on
+ * 2026-02-28 ends a month on 2026-03-28, so it is in time to end on 2026-03-29, 03-30 or 03-31.
+ */
+export function lastNoticeDay(endsOn: string, period: TermDuration): string {
+  return lastStartEndingBy(addDays(endsOn, -1), period);
+}
+
+/** The earliest (exclusive) end that notice received on `day` reaches: the day after the notice period ends. The least E with lastNoticeDay(E, period) >= day. */
+function earliestEndAfterNotice(day: string, period: TermDuration): string {
+  return addDays(addDuration(day, period), 1);
+}
+
 function duration(value: string, field: string): TermDuration {
   const parsed = parseTermDuration(value);
   if (!parsed) throw new Error(`The contract's ${field} ${value} is not a term duration.`);
@@ -31,7 +52,8 @@ function duration(value: string, field: string): TermDuration {
 
 /**
  * The earliest way out of a contract from `issueDate` on: the earliest end that notice given on
- * or after `issueDate` reaches, and the last day that notice may be given for it.
+ * or after `issueDate` reaches, and the last day that notice may be given for it (lastNoticeDay
+ * for the notice period used; notice received on `issueDate` itself still counts).
  *
  * - A contract with an `endDate` already set ends then, however the rules below would end it: that
  *   end was agreed or notice was already given, so nothing is asked of the customer
@@ -63,28 +85,30 @@ export function nextCancellation(terms: CancellationTerms, isConsumerCustomer: b
 
   if (isConsumerCustomer) {
     if (minimumEnd !== null) {
-      const noticeBy = subtractDuration(minimumEnd, notice);
+      const noticeBy = lastNoticeDay(minimumEnd, notice);
       if (noticeBy >= issueDate) return { noticeBy, endsOn: minimumEnd };
     }
     const endsOn = later(afterMinimum, earlier(earliestEndAfterNotice(issueDate, notice), earliestEndAfterNotice(issueDate, ONE_MONTH)));
-    return { noticeBy: later(subtractDuration(endsOn, notice), subtractDuration(endsOn, ONE_MONTH)), endsOn };
+    // The shorter period is the one whose last notice day falls later.
+    return { noticeBy: later(lastNoticeDay(endsOn, notice), lastNoticeDay(endsOn, ONE_MONTH)), endsOn };
   }
 
   if (terms.renewalPeriod === null) {
     const endsOn = later(minimumEnd ?? afterMinimum, earliestEndAfterNotice(issueDate, notice));
-    return { noticeBy: subtractDuration(endsOn, notice), endsOn };
+    return { noticeBy: lastNoticeDay(endsOn, notice), endsOn };
   }
 
   const renewal = duration(terms.renewalPeriod, 'renewalPeriod');
   const anchor = minimumEnd ?? terms.startDate;
   const first = minimumEnd === null ? 1 : 0;
   // No term k with k × (31 days per month + days) <= (issueDate - anchor) ends after issueDate, so
-  // none of them can be reached by notice given from issueDate: start looking there.
+  // none of them can be reached by notice given from issueDate (its last notice day lies before its
+  // end): start looking there.
   const longest = renewal.months * 31 + renewal.days;
   let k = Math.max(first, Math.floor(daysBetween(anchor, issueDate) / longest));
   for (;;) {
     const endsOn = addDuration(anchor, renewal, k);
-    const noticeBy = subtractDuration(endsOn, notice);
+    const noticeBy = lastNoticeDay(endsOn, notice);
     if (noticeBy >= issueDate) return { noticeBy, endsOn };
     k++;
   }

@@ -47,19 +47,15 @@ export function addDuration(date: string, duration: TermDuration, times = 1): st
   return addDays(shiftMonths(date, duration.months * times), duration.days * times);
 }
 
-/** `date` minus `duration`: months first (clamped to the month's last day), then days. Never decreases when `date` increases. */
-export function subtractDuration(date: string, duration: TermDuration): string {
-  return addDays(shiftMonths(date, -duration.months), -duration.days);
-}
-
 /**
- * The earliest end whose notice, `duration` before it, falls on or after `day`:
- * the least E with subtractDuration(E, duration) >= day. Every E before
- * `shiftMonths(day + days, months)` lies below it, and subtracting loses at most the 3 days a month
- * end clamps, so a few steps from there find it.
+ * The last day `from` with addDuration(from, duration) <= `day`. Shifting a day back by some months
+ * and forth again never ends later (a clamped day number stays clamped or lower), so
+ * `shiftMonths(day - days, -months)` is such a day; clamping loses at most 3 days, so a few steps
+ * forward from there find the last one. addDuration never decreases as `from` increases, so every
+ * earlier day qualifies too.
  */
-export function earliestEndAfterNotice(day: string, duration: TermDuration): string {
-  let end = shiftMonths(addDays(day, duration.days), duration.months);
-  while (subtractDuration(end, duration) < day) end = addDays(end, 1);
-  return end;
+export function lastStartEndingBy(day: string, duration: TermDuration): string {
+  let from = shiftMonths(addDays(day, -duration.days), -duration.months);
+  for (let next = addDays(from, 1); addDuration(next, duration) <= day; next = addDays(next, 1)) from = next;
+  return from;
 }
