@@ -15,5 +15,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time on two cores (the default leaves one core idle): most files wait on
+    // PostgreSQL or on processes they start rather than compute.
+    maxWorkers: 2,
   },
 });

@@ -56,15 +56,19 @@ describe('GraphQL limits', () => {
       // 40 MB here); what must not happen is growth with every refused request.
       for (let round = 0; round < 10; round++) for (const query of queries) expectTooComplex(await api.graphql(query));
       const rssBefore = residentBytes(server.child.pid!);
+      const elapsed: number[] = [];
       for (let round = 0; round < 20; round++) {
         for (const query of queries) {
           const started = performance.now();
           const response = await api.graphql(query);
-          const elapsed = performance.now() - started;
+          elapsed.push(performance.now() - started);
           expectTooComplex(response);
-          expect(elapsed).toBeLessThan(100);
         }
       }
+      // The median, not each one: other test files share the two cores, so a single request may
+      // wait for the CPU; a refusal that did the work would take seconds every time.
+      expect(elapsed.sort((a, b) => a - b)[elapsed.length >> 1]).toBeLessThan(100);
+      expect(elapsed.at(-1)).toBeLessThan(1000);
       expect(residentBytes(server.child.pid!) - rssBefore).toBeLessThan(20 * 1024 * 1024);
     } finally {
       server.child.kill('SIGTERM');
