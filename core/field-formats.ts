@@ -15,6 +15,19 @@ export const optionalEmail = z.email().max(320).nullish().transform((v) => v ?? 
 /** An id naming another resource; existence is checked by the use case (`reference_not_found`). */
 export const reference = z.uuid();
 
+/** A nullable field normalised by `normalise`; anything it cannot normalise is `code`. */
+export function normalised(normalise: (value: string) => string | null, code: string, message: string) {
+  return z
+    .string()
+    .nullish()
+    .transform((value, ctx) => {
+      if (value === null || value === undefined) return null;
+      const result = normalise(value);
+      if (result === null) ctx.addIssue({ code: 'custom', message, params: { code } });
+      return result;
+    });
+}
+
 /** The view of an id reference or timestamps in responses. */
 export const timestamps = { createdAt: z.string(), updatedAt: z.string() };
 

@@ -3,7 +3,7 @@ import { addressInput, addressView } from '../addresses.commands.js';
 import { isValidTimeZone, ROLES } from '../domain/accounts/account.js';
 import { checkGermanVatId, checkSepaCreditorId, checkTaxNumber, type CheckedIdentifier, type IdentifierProblem } from '../domain/legal/identifiers.js';
 import { normaliseBic, normaliseIban } from '../domain/payments/bank-account.js';
-import { optionalEmail, readOnlyEcho, timestamps } from '../field-formats.js';
+import { normalised, optionalEmail, readOnlyEcho, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
 const email = z.email().max(320).transform((value) => value.toLowerCase());
@@ -52,19 +52,6 @@ function identifier(check: (value: string) => CheckedIdentifier, messages: Recor
       if (checked.ok) return checked.value;
       ctx.addIssue({ code: 'custom', message: messages[checked.problem], params: { code: checked.problem } });
       return z.NEVER;
-    });
-}
-
-/** A nullable field normalised by `normalise`; anything it cannot normalise is `code`. */
-function normalised(normalise: (value: string) => string | null, code: string, message: string) {
-  return z
-    .string()
-    .nullish()
-    .transform((value, ctx) => {
-      if (value === null || value === undefined) return null;
-      const result = normalise(value);
-      if (result === null) ctx.addIssue({ code: 'custom', message, params: { code } });
-      return result;
     });
 }
 

@@ -1,21 +1,8 @@
 import { z } from 'zod';
 import { normaliseBic, normaliseIban } from '../domain/payments/bank-account.js';
 import { PAYMENT_METHOD_TYPES } from '../domain/payments/payment-method.js';
-import { calendarDate, optionalText, readOnlyEcho, reference, timestamps } from '../field-formats.js';
+import { calendarDate, normalised, optionalText, readOnlyEcho, reference, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
-
-/** A field normalised by `normalise`, or null; anything it cannot normalise is `code`. */
-function normalised(normalise: (value: string) => string | null, code: string, message: string) {
-  return z
-    .string()
-    .nullish()
-    .transform((value, ctx) => {
-      if (value === null || value === undefined) return null;
-      const result = normalise(value);
-      if (result === null) ctx.addIssue({ code: 'custom', message, params: { code } });
-      return result;
-    });
-}
 
 const paymentMethodFields = {
   customerId: reference,
