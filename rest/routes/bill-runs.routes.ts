@@ -1,5 +1,5 @@
 import { billRunView, createBillRunCommand, listBillRunsQuery } from '../../core/billing/bill-runs/bill-runs.commands.js';
-import { invoiceView, lineItemView, listInvoicesQuery, listLineItemsQuery } from '../../core/billing/invoices/invoices.commands.js';
+import { eInvoiceQuery, invoiceView, lineItemView, listInvoicesQuery, listLineItemsQuery } from '../../core/billing/invoices/invoices.commands.js';
 import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
 import type { RouteSpec } from '../route.js';
@@ -60,6 +60,20 @@ export function billRunRoutes(s: Services): RouteSpec[] {
       handle: async ({ actor, params }) => {
         const { number, content } = await s.invoices.pdf(actor, params.id!);
         return { status: 200, body: content, contentType: 'application/pdf', fileName: `${number}.pdf` };
+      },
+    },
+    {
+      method: 'get',
+      path: '/v1/invoices/{id}/e-invoice',
+      operationId: 'getInvoiceEInvoice',
+      summary: 'The EN 16931 e-invoice (UN/CEFACT CII D16B; XRechnung 3.0 CIUS unless profile=en16931) of an issued invoice or credit note',
+      tag: 'Invoices',
+      query: eInvoiceQuery,
+      response: { status: 200, description: 'The CII XML', contentType: 'application/xml' },
+      errors: [404, 409],
+      handle: async ({ actor, params, query }) => {
+        const { number, xml } = await s.invoices.eInvoice(actor, params.id!, query);
+        return { status: 200, body: Buffer.from(xml, 'utf8'), contentType: 'application/xml', fileName: `${number}.xml` };
       },
     },
     {

@@ -127,6 +127,7 @@ describe('common HTTP behaviour', () => {
         'POST /v1/bill-runs/{id}/complete',
         ...crud('/v1/invoices', false),
         'GET /v1/invoices/{id}/pdf',
+        'GET /v1/invoices/{id}/e-invoice',
         'POST /v1/invoices/{id}/cancel',
         ...crud('/v1/line-items', false),
       ].sort(),

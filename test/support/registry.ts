@@ -320,6 +320,7 @@ Object.assign(REGISTRY, {
   '/v1/bill-runs/{id}/complete': { instance: 'billRun', collection: () => '/v1/bill-runs', createBody: async () => ({}) },
   '/v1/invoices': { instance: 'invoice', graphql: { one: 'invoice', many: 'invoices', actions: ['cancelInvoice'] } },
   '/v1/invoices/{id}/pdf': { instance: 'invoice' },
+  '/v1/invoices/{id}/e-invoice': { instance: 'invoice' },
   '/v1/invoices/{id}/cancel': { instance: 'invoice', collection: () => '/v1/invoices', createBody: async () => ({}) },
   '/v1/line-items': { instance: 'lineItem', graphql: { one: 'lineItem', many: 'lineItems' } },
 } satisfies Record<string, Fixture>);

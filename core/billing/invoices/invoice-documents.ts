@@ -241,6 +241,12 @@ export class InvoiceDocuments {
     return invoices.length;
   }
 
+  /** The documents of the issued invoices among `ids` (drafts are left out), assembled like the batch's PDFs. */
+  async documentsOf(accountId: string, ids: readonly string[]): Promise<Array<[Invoice, InvoiceDocument]>> {
+    const invoices = (await this.deps.invoices.findByIds(accountId, [...ids])).filter((invoice) => invoice.number !== null && invoice.issuedAt !== null);
+    return invoices.length === 0 ? [] : this.documents(accountId, invoices);
+  }
+
   private async documents(accountId: string, invoices: readonly Invoice[]): Promise<Array<[Invoice, InvoiceDocument]>> {
     const { deps } = this;
     const unique = <T>(values: T[]) => [...new Set(values)];

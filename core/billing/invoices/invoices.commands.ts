@@ -15,6 +15,8 @@ export const listInvoicesQuery = pageQuery
   .strict();
 export const removedInvoiceQueryFields = [{ path: ['settled'], replacement: '"state" (draft, issued, paid, cancelled)' }];
 
+export const eInvoiceQuery = z.object({ profile: z.enum(['xrechnung', 'en16931']).default('xrechnung').describe('xrechnung: XRechnung 3.0 CIUS (default); en16931: plain EN 16931') }).strict();
+
 export const listLineItemsQuery = pageQuery.extend({ invoiceId: z.uuid().optional(), contractId: z.uuid().optional() }).strict();
 export const removedLineItemQueryFields = [{ path: ['meterOwnershipId'], replacement: '"contractId" of the invoice context' }];
 

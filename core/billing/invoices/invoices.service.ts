@@ -4,7 +4,10 @@ import type { Clock } from '../../clock.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { listPage, loadOwned, type ListResult, type ResourceService } from '../../resource.service.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
-import { listInvoicesQuery, listLineItemsQuery, removedInvoiceQueryFields, removedLineItemQueryFields, type InvoiceView, type LineItemView } from './invoices.commands.js';
+import { parseInput } from '../../validation.js';
+import { eInvoiceQuery, listInvoicesQuery, listLineItemsQuery, removedInvoiceQueryFields, removedLineItemQueryFields, type InvoiceView, type LineItemView } from './invoices.commands.js';
+import { writeCii } from './e-invoice/cii.js';
+import { eInvoiceViolations } from './e-invoice/e-invoice-rules.js';
 import type { InvoiceDocuments } from './invoice-documents.js';
 import type { InvoiceIssuer } from './invoice-issuer.js';
 import { presentInvoice, presentLineItem } from './invoice-presenter.js';
@@ -47,6 +50,23 @@ export class InvoicesService implements ResourceService<InvoiceView> {
     const content = invoice.number === null ? null : await this.deps.invoices.pdfOf(actor.accountId, invoice.id);
     if (!content) throw new NotFoundError('invoice PDF', id);
     return { number: invoice.number!, content };
+  }
+
+  /**
+   * The EN 16931 e-invoice (CII D16B, XRechnung 3.0 CIUS unless `profile=en16931`), written on
+   * request from the same document the PDF prints. 409 invoice_not_issued for a draft,
+   * 409 e_invoice_incomplete naming the XRechnung rules the data cannot meet.
+   */
+  async eInvoice(actor: Actor, id: string, query: unknown): Promise<{ number: string; xml: string }> {
+    const { profile } = parseInput(eInvoiceQuery, query);
+    const invoice = await loadOwned(this.deps.invoices, actor, 'invoice', id);
+    if (invoice.number === null || invoice.issuedAt === null) throw new ConflictError('invoice_not_issued', 'A draft has no e-invoice; issue it first.');
+    const [entry] = await this.deps.documents.documentsOf(actor.accountId, [invoice.id]);
+    if (!entry) throw new NotFoundError('invoice', id);
+    const document = entry[1];
+    const violations = eInvoiceViolations(document);
+    if (violations.length > 0) throw new ConflictError('e_invoice_incomplete', `The e-invoice would break ${violations.join(', ')}; complete the seller profile or the customer.`);
+    return { number: invoice.number, xml: writeCii(document, { profile }) };
   }
 
   /**

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { escapeXml, unitCode, dayBefore, writeCii } from '../../core/billing/invoices/e-invoice/cii.js';
+import { eInvoiceViolations } from '../../core/billing/invoices/e-invoice/e-invoice-rules.js';
+import type { InvoiceDocument } from '../../core/billing/invoices/invoice-pdf-model.js';
+
+const address = { line1: 'Hauptstraße 1', line2: null, line3: null, line4: null, locality: 'Berlin', postCode: '10115', country: 'DE' };
+
+const complete: InvoiceDocument = {
+  kind: 'invoice',
+  locale: 'de-DE',
+  number: 'INV-2026-000001',
+  issuedAt: '2026-11-02',
+  dueDate: '2026-11-16',
+  periodStart: '2026-10-01',
+  periodEnd: '2026-11-01',
+  currency: 'EUR',
+  seller: {
+    name: 'Stadtwerke',
+    address,
+    vatId: 'DE123456789',
+    taxNumber: null,
+    register: null,
+    managingDirectors: [],
+    contact: { email: 'a@b.example', phone: '+49 1', website: null },
+    bankAccount: { holder: 'Stadtwerke', iban: 'DE02120300000000202051', bic: null },
+  },
+  customer: { name: 'Erika', number: 'K-1', address },
+  contractNumber: 'V-1',
+  productName: null,
+  supplyAddress: null,
+  template: { subject: null, introText: null, closingText: null, footerText: null },
+  cancels: null,
+  lines: [{ description: 'Grundpreis', periodStart: '2026-10-01', periodEnd: '2026-11-01', quantity: '1.000000', unit: 'Monat', unitPrice: '10.000000', taxRate: '19.00', netAmount: '10.00' }],
+  netTotal: '10.00',
+  taxes: [{ percentage: '19.00', netAmount: '10.00', taxAmount: '1.90' }],
+  grossTotal: '11.90',
+  prepaymentsTotal: '0.00',
+  prepaymentTaxes: [],
+  amountDue: '11.90',
+  payment: { method: 'transfer', customerIban: null },
+  meters: [],
+  priceComponents: [],
+  nextPrepayments: [],
+  fuelMix: null,
+  cancellation: null,
+  disputeResolution: '',
+};
+
+describe('the German CIUS rules the project checks itself', () => {
+  it('accepts a complete document', () => {
+    expect(eInvoiceViolations(complete)).toEqual([]);
+  });
+
+  it('names the seller contact, post codes, buyer reference and payment account that are missing', () => {
+    expect(
+      eInvoiceViolations({
+        ...complete,
+        seller: { ...complete.seller, contact: { email: null, phone: ' ', website: null }, bankAccount: null, address: { ...address, postCode: '' } },
+        customer: { ...complete.customer, number: null, address: { ...address, postCode: '' } },
+        contractNumber: null,
+      }),
+    ).toEqual(['BR-DE-6', 'BR-DE-7', 'BR-DE-4', 'BR-DE-9', 'BR-DE-15', 'BR-DE-23-a']);
+  });
+
+  it('needs the debited account of a direct debit and a seller identifier', () => {
+    expect(
+      eInvoiceViolations({
+        ...complete,
+        seller: { ...complete.seller, vatId: null, taxNumber: '12/345/67890' },
+        payment: { method: 'sepa_direct_debit', mandateReference: 'M-1', creditorId: 'DE98ZZZ09999999999', customerIban: null },
+      }),
+    ).toEqual(['BR-CO-26', 'BR-DE-25-a']);
+    expect(eInvoiceViolations({ ...complete, customer: { ...complete.customer, address: null } })).toEqual(['BR-10', 'BR-DE-8', 'BR-DE-9']);
+  });
+});
+
+describe('the CII writer', () => {
+  it('escapes text, maps units and writes the last day of the period', () => {
+    expect(escapeXml(`a & <b> "c" 'd'\u0001`)).toBe('a &amp; &lt;b&gt; &quot;c&quot; &apos;d&apos;');
+    expect([unitCode('kWh'), unitCode('Monate'), unitCode('month'), unitCode('Stück')]).toEqual(['KWH', 'MON', 'MON', 'C62']);
+    expect(dayBefore('2026-03-01')).toBe('2026-02-28');
+    const xml = writeCii(complete);
+    expect(xml).toContain('<ram:ID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</ram:ID>');
+    expect(xml).toContain('<udt:DateTimeString format="102">20261031</udt:DateTimeString>');
+    expect(xml).toContain('<ram:BuyerReference>K-1</ram:BuyerReference>');
+    expect(writeCii(complete, { profile: 'en16931' })).toContain('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>');
+  });
+
+  it('writes a credit note as 381 with positive amounts and the cancelled invoice', () => {
+    const credit = writeCii({
+      ...complete,
+      kind: 'credit_note',
+      cancels: { number: 'INV-2026-000001', issuedAt: '2026-11-02' },
+      lines: complete.lines.map((line) => ({ ...line, quantity: '-1.000000', netAmount: '-10.00' })),
+      taxes: [{ percentage: '19.00', netAmount: '-10.00', taxAmount: '-1.90' }],
+      prepaymentsTotal: '-5.00',
+    });
+    expect(credit).toContain('<ram:TypeCode>381</ram:TypeCode>');
+    expect(credit).toContain('<ram:BilledQuantity unitCode="MON">1.000000</ram:BilledQuantity>');
+    expect(credit).toContain('<ram:GrandTotalAmount>11.90</ram:GrandTotalAmount>');
+    expect(credit).toContain('<ram:TotalPrepaidAmount>5.00</ram:TotalPrepaidAmount><ram:DuePayableAmount>6.90</ram:DuePayableAmount>');
+    expect(credit).toContain('<ram:InvoiceReferencedDocument><ram:IssuerAssignedID>INV-2026-000001</ram:IssuerAssignedID>');
+  });
+});

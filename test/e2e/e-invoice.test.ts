@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
+import { waitForRun } from '../support/billing.js';
+import { create, fixtures } from '../support/fixtures.js';
+
+const QH = 15 * 60 * 1000;
+/** October 2026 in Europe/Berlin: 31 days, one of them 25 hours long. */
+const OCTOBER = { from: new Date('2026-09-30T22:00:00.000Z'), to: new Date('2026-10-31T23:00:00.000Z') };
+
+/** A measured contract billed a monthly base fee of 12.00 net at 19 %. */
+async function billableContract(account: SignedUp): Promise<Record<string, any>> {
+  const vat = await create(account.api, '/v1/tax-rates', { name: `VAT ${Math.random()}`, percentage: '19.00', validFrom: '2020-01-01' });
+  const product = await fixtures.product(account.api);
+  const group = await create(account.api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
+  const fee = await create(account.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Grundpreis', kind: 'base_fee', taxRateId: vat.id });
+  await create(account.api, '/v1/prices', { priceComponentId: fee.id, validFrom: '2026-01-01', amount: '12.000000' });
+  const site = await fixtures.site(account.api, { type: 'unbalanced_accurate' });
+  const meter = await fixtures.meter(account.api, site.id, { measuring: 'load_profile_accurate', startDate: OCTOBER.from.toISOString() });
+  const measurements = Array.from({ length: (OCTOBER.to.getTime() - OCTOBER.from.getTime()) / QH }, (_, i) => ({ meterId: meter.id, timestamp: new Date(OCTOBER.from.getTime() + i * QH).toISOString(), value: 0 }));
+  expect((await account.api.post('/v1/measurements', { measurements })).status).toBe(201);
+  const owner = await fixtures.customer(account.api);
+  const contract = await fixtures.contract(account.api, { customerId: owner.id, electricityProductId: product.id, siteId: site.id });
+  await create(account.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+  return { contract, customer: owner };
+}
+
+describe('GET /v1/invoices/{id}/e-invoice', () => {
+  let app: TestApp;
+  let account: SignedUp;
+  let draftId: string;
+  let invoice: Record<string, any>;
+  let buyerReference: string;
+
+  const get = (who: SignedUp, id: string, query = '') => fetch(`${app.url}/v1/invoices/${id}/e-invoice${query}`, { headers: { authorization: `Bearer ${who.accessToken}` } });
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    account = await app.signUp('E-Invoicer');
+    const { contract, customer } = await billableContract(account);
+    buyerReference = customer.number ?? contract.number;
+    const created = await create(account.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
+    const run = await waitForRun(account.api, created.id, 'created');
+    expect(run.counts).toMatchObject({ invoices: 1, errors: 0 });
+    draftId = (await account.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data[0].id;
+    expect((await get(account, draftId)).status).toBe(409);
+    expect((await account.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    await waitForRun(account.api, run.id, 'completed');
+    invoice = (await account.api.get(`/v1/invoices/${draftId}`)).body;
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('answers the issued invoice as CII XML in the XRechnung CIUS', async () => {
+    const response = await get(account, invoice.id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/xml/);
+    const xml = await response.text();
+    expect(xml).toContain(`<ram:ID>${invoice.number}</ram:ID>`);
+    expect(xml).toContain('<ram:TypeCode>380</ram:TypeCode>');
+    expect(xml).toContain('urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0');
+    expect(xml).toContain(`<ram:BuyerReference>${buyerReference}</ram:BuyerReference>`);
+    expect(xml).toContain(`<ram:LineTotalAmount>${invoice.netTotal}</ram:LineTotalAmount>`);
+    expect(xml).toContain(`<ram:GrandTotalAmount>${invoice.grossTotal}</ram:GrandTotalAmount>`);
+    expect(xml).toContain(`<ram:DuePayableAmount>${invoice.amountDue}</ram:DuePayableAmount>`);
+    expect(xml).toContain('<udt:DateTimeString format="102">20261031</udt:DateTimeString>');
+    expect(xml).toContain('unitCode="MON"');
+  });
+
+  it('writes plain EN 16931 with profile=en16931 and refuses unknown profiles', async () => {
+    const xml = await (await get(account, invoice.id, '?profile=en16931')).text();
+    expect(xml).toContain('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>');
+    expect(xml).not.toContain('xrechnung');
+    expect((await get(account, invoice.id, '?profile=ubl')).status).toBe(400);
+  });
+
+  it('answers a draft 409 invoice_not_issued and another account’s invoice 404', async () => {
+    const other = await app.signUp('Stranger');
+    expect((await get(other, invoice.id)).status).toBe(404);
+    const { contract } = await billableContract(account);
+    const created = await create(account.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
+    const run = await waitForRun(account.api, created.id, 'created');
+    const draft = ((await account.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).find((i) => i.contractId === contract.id)!;
+    const response = await get(account, draft.id);
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { code?: string }).code).toBe('invoice_not_issued');
+  });
+
+  it('writes the credit note of a cancellation as 381 referencing the invoice', async () => {
+    const credit = await account.api.post(`/v1/invoices/${invoice.id}/cancel`);
+    expect(credit.status).toBe(201);
+    const xml = await (await get(account, credit.body.id)).text();
+    expect(xml).toContain('<ram:TypeCode>381</ram:TypeCode>');
+    expect(xml).toContain(`<ram:InvoiceReferencedDocument><ram:IssuerAssignedID>${invoice.number}</ram:IssuerAssignedID>`);
+    expect(xml).toContain(`<ram:GrandTotalAmount>${invoice.grossTotal}</ram:GrandTotalAmount>`);
+  });
+});
