@@ -38,8 +38,9 @@ describe('the operator CLI', () => {
       let [stdout, stderr] = ['', ''];
       child.stdout.on('data', (chunk) => (stdout += chunk));
       child.stderr.on('data', (chunk) => (stderr += chunk));
-      // A server would run until stopped: end it, so that the failure shows instead of a timeout.
-      const timer = setTimeout(() => child.kill('SIGTERM'), 20_000);
+      // A server would run until stopped: end it, so that the failure shows instead of a timeout
+      // (generous: six processes start at once, on two cores shared with another test file).
+      const timer = setTimeout(() => child.kill('SIGTERM'), 60_000);
       child.on('exit', (code) => {
         clearTimeout(timer);
         resolve({ code, stdout, stderr });
@@ -74,7 +75,7 @@ describe('the operator CLI', () => {
       expect(`${stdout}${stderr}`).not.toContain('listening on');
     }
     expect((await cli('frobnicate', 'now')).stderr).toMatch(/^Unknown command "frobnicate now"\./);
-  });
+  }, 120_000);
 
   it('names the flag of a missing or bad value and of an unknown flag, and changes nothing', async () => {
     const accounts = await count('accounts');
