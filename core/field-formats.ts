@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isCalendarDate, isUtcInstant } from './domain/time/calendar-date.js';
 import { MAX_STORED_UNITS, parseDecimal } from './domain/billing/money.js';
+import type { CheckedIdentifier, IdentifierProblem } from './domain/legal/identifiers.js';
 
 export const calendarDate = z.string().refine(isCalendarDate, { message: 'Expected a date YYYY-MM-DD.', params: { code: 'invalid_date' } });
 
@@ -25,6 +26,20 @@ export function normalised(normalise: (value: string) => string | null, code: st
       const result = normalise(value);
       if (result === null) ctx.addIssue({ code: 'custom', message, params: { code } });
       return result;
+    });
+}
+
+/** A nullable identifier checked by `check`, answered normalised; its problems are reported with these messages. */
+export function identifier(check: (value: string) => CheckedIdentifier, messages: Record<IdentifierProblem, string>) {
+  return z
+    .string()
+    .nullish()
+    .transform((value, ctx) => {
+      if (value === null || value === undefined) return null;
+      const checked = check(value);
+      if (checked.ok) return checked.value;
+      ctx.addIssue({ code: 'custom', message: messages[checked.problem], params: { code: checked.problem } });
+      return z.NEVER;
     });
 }
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { addressInput, addressView } from '../addresses.commands.js';
 import { isValidTimeZone, ROLES } from '../domain/accounts/account.js';
-import { checkGermanVatId, checkSepaCreditorId, checkTaxNumber, type CheckedIdentifier, type IdentifierProblem } from '../domain/legal/identifiers.js';
+import { checkGermanVatId, checkSepaCreditorId, checkTaxNumber } from '../domain/legal/identifiers.js';
 import { normaliseBic, normaliseIban } from '../domain/payments/bank-account.js';
-import { normalised, optionalEmail, readOnlyEcho, timestamps } from '../field-formats.js';
+import { identifier, normalised, optionalEmail, readOnlyEcho, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
 const email = z.email().max(320).transform((value) => value.toLowerCase());
@@ -40,20 +40,6 @@ export const createApiTokenCommand = z.object({ userId: z.uuid() }).strict();
 export const revokeApiTokenCommand = z.object({ id: z.uuid() }).strict();
 
 export const listUsersQuery = pageQuery;
-
-/** A nullable identifier checked by `check`; its problems are reported with these messages. */
-function identifier(check: (value: string) => CheckedIdentifier, messages: Record<IdentifierProblem, string>) {
-  return z
-    .string()
-    .nullish()
-    .transform((value, ctx) => {
-      if (value === null || value === undefined) return null;
-      const checked = check(value);
-      if (checked.ok) return checked.value;
-      ctx.addIssue({ code: 'custom', message: messages[checked.problem], params: { code: checked.problem } });
-      return z.NEVER;
-    });
-}
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const nullableText = (max: number) => text(max).nullish().transform((v) => v ?? null);

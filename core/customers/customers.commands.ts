@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { addressInput, addressView } from '../addresses.commands.js';
 import { customAttributesInput } from '../custom-attributes/custom-attributes.commands.js';
-import { optionalEmail, optionalText, readOnlyEcho, timestamps } from '../field-formats.js';
+import { DEFAULT_INVOICE_FORMAT, INVOICE_FORMATS } from '../domain/customers/customer.js';
+import { checkVatId, VAT_ID_PATTERN } from '../domain/legal/identifiers.js';
+import { identifier, optionalEmail, optionalText, readOnlyEcho, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 import type { RemovedField } from '../validation.js';
 
@@ -18,6 +20,25 @@ const customerFields = {
   lastName: optionalText,
   phone1: optionalText,
   phone2: optionalText,
+  // Rule: any EU VAT id format after removing spaces and upper-casing; a German one (DE) also has
+  // its check digit checked (ISO 7064 MOD 11,10 over the first eight digits).
+  vatId: identifier(checkVatId, {
+    invalid_format: 'Expected a VAT identification number: a two-letter country prefix and 2 to 12 letters, digits, +, * or ., e.g. DE136695976.',
+    invalid_check_digit: 'The last digit of the German VAT id is not its check digit (ISO 7064 MOD 11,10 over the first eight digits).',
+  }).meta({ description: `USt-IdNr. of a business customer (BT-48), normalised: spaces removed, upper case; pattern ${VAT_ID_PATTERN.source}`, examples: ['DE136695976'] }),
+  buyerReference: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .nullish()
+    .transform((v) => v ?? null)
+    .meta({ description: 'Buyer reference (BT-10) of the e-invoice, e.g. the Leitweg-ID of a public buyer; default: the customer or contract number', examples: ['04011000-12345-03'] }),
+  invoiceFormat: z
+    .enum(INVOICE_FORMATS)
+    .nullish()
+    .transform((v) => v ?? DEFAULT_INVOICE_FORMAT)
+    .meta({ description: 'pdf (default; null resets to it), facturx (PDF with embedded CII XML) or xrechnung (XML)' }),
   customAttributes: customAttributesInput,
 };
 
@@ -62,6 +83,9 @@ export const customerView = z.object({
   lastName: z.string().nullable(),
   phone1: z.string().nullable(),
   phone2: z.string().nullable(),
+  vatId: z.string().nullable(),
+  buyerReference: z.string().nullable(),
+  invoiceFormat: z.enum(INVOICE_FORMATS),
   customAttributes: z.record(z.string(), z.unknown()),
   ...timestamps,
 });

@@ -23,7 +23,7 @@ import {
 } from './customers.commands.js';
 
 function present(customer: Customer, values: PresentValues): CustomerView {
-  const { id, companyName, invoiceEmail, email, number, salutation, title, firstName, lastName, phone1, phone2 } = customer;
+  const { id, companyName, invoiceEmail, email, number, salutation, title, firstName, lastName, phone1, phone2, vatId, buyerReference, invoiceFormat } = customer;
   return {
     id,
     companyName,
@@ -38,6 +38,9 @@ function present(customer: Customer, values: PresentValues): CustomerView {
     lastName,
     phone1,
     phone2,
+    vatId,
+    buyerReference,
+    invoiceFormat,
     customAttributes: values(customer.customAttributes),
     ...timestampsOf(customer),
   };

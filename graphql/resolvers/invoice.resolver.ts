@@ -53,6 +53,14 @@ export class InvoiceResolver extends crudResolver({
     return pageOf(await loaders.lineItemsByInvoice.load(invoice.id), toPlain(page));
   }
 
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'The EN 16931 e-invoice as UN/CEFACT CII D16B XML, like GET /v1/invoices/{id}/e-invoice: profile xrechnung (XRechnung 3.0 CIUS, default) or en16931; errors invoice_not_issued for a draft, e_invoice_incomplete',
+  })
+  async eInvoice(@Root() invoice: InvoiceView, @Arg('profile', () => String, { nullable: true, defaultValue: 'xrechnung' }) profile: string | null, @Ctx() { actor, services }: GraphQLContext) {
+    return (await services.invoices.eInvoice(actor, invoice.id, { profile: profile ?? undefined })).xml;
+  }
+
   @Mutation(() => InvoiceType, { description: 'Cancels an issued invoice; answers the credit note' })
   cancelInvoice(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
     return services.invoices.cancel(actor, id);

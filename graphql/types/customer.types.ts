@@ -17,6 +17,9 @@ export class CustomerType {
   @Field(() => String, { nullable: true }) lastName!: string | null;
   @Field(() => String, { nullable: true }) phone1!: string | null;
   @Field(() => String, { nullable: true }) phone2!: string | null;
+  @Field(() => String, { nullable: true, description: 'USt-IdNr. of a business customer (BT-48), normalised' }) vatId!: string | null;
+  @Field(() => String, { nullable: true, description: 'Buyer reference (BT-10), e.g. a Leitweg-ID' }) buyerReference!: string | null;
+  @Field(() => String, { description: 'pdf, facturx or xrechnung' }) invoiceFormat!: string;
   @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
@@ -42,6 +45,9 @@ export class CustomerInput {
   @Field(() => String, { nullable: true }) lastName?: string | null;
   @Field(() => String, { nullable: true }) phone1?: string | null;
   @Field(() => String, { nullable: true }) phone2?: string | null;
+  @Field(() => String, { nullable: true, description: 'USt-IdNr. (any EU VAT id; a German one with its check digit)' }) vatId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Buyer reference (BT-10), e.g. a Leitweg-ID' }) buyerReference?: string | null;
+  @Field(() => String, { nullable: true, description: 'pdf (default), facturx or xrechnung' }) invoiceFormat?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
 }
 

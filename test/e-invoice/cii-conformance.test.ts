@@ -77,6 +77,9 @@ const documentArb = fc
     vatId: fc.boolean(),
     customerName: nameArb,
     customerNumber: fc.option(fc.constantFrom('K-1001', 'K&<2>'), { nil: null }),
+    buyerVatId: fc.option(fc.constantFrom('DE136695976', 'ATU13585627', 'FR40303265045', 'NL123456789B01'), { nil: null }),
+    // Leitweg-IDs of public buyers (BT-10): Grobadressierung-Feinadressierung-Prüfziffer.
+    buyerReference: fc.option(fc.constantFrom('04011000-12345-03', '991-01234-44', '05315-A&B-17'), { nil: null }),
   })
   .map((g): InvoiceDocument => {
     const [periodStart, periodEnd] = g.month as [string, string];
@@ -137,7 +140,7 @@ const documentArb = fc
         contact: { email: 'service@stadtwerke.example', phone: '+49 30 123456', website: null },
         bankAccount: { holder: 'Stadtwerke Müller & Co.', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' },
       },
-      customer: { name: g.customerName, number: g.customerNumber, address: address('Lindenallee 7 & 8', 'Köln', '50667') },
+      customer: { name: g.customerName, number: g.customerNumber, address: address('Lindenallee 7 & 8', 'Köln', '50667'), vatId: g.buyerVatId, buyerReference: g.buyerReference },
       contractNumber: 'V-2026-17',
       productName: null,
       supplyAddress: null,
@@ -183,7 +186,24 @@ describe.skipIf(!haveValidators)('CII e-invoices pass CEN’s EN 16931 validatio
     expect(documents.some((d) => d.prepaymentsTotal !== '0.00' && d.kind === 'invoice')).toBe(true);
     expect(documents.some((d) => d.periodStart === '2026-10-01')).toBe(true);
     expect(documents.some((d) => d.meters.length > 1)).toBe(true);
+    expect(documents.some((d) => d.customer.vatId !== null)).toBe(true);
+    expect(documents.some((d) => d.customer.vatId === null)).toBe(true);
+    expect(documents.some((d) => d.customer.buyerReference !== null)).toBe(true);
+    expect(documents.some((d) => d.customer.buyerReference === null)).toBe(true);
     expect(documents.every((d) => eInvoiceViolations(d).length === 0)).toBe(true);
+  });
+
+  it('writes the buyer’s VAT id (BT-48) and its buyer reference (BT-10) when given', () => {
+    const escape = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    for (const { file, document } of files) {
+      const xml = readFileSync(file, 'utf8');
+      const buyer = /<ram:BuyerTradeParty>[\s\S]*?<\/ram:BuyerTradeParty>/.exec(xml)![0];
+      const { vatId, buyerReference } = document.customer;
+      if (vatId) expect(buyer).toContain(`<ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">${vatId}</ram:ID></ram:SpecifiedTaxRegistration>`);
+      else expect(buyer).not.toContain('SpecifiedTaxRegistration');
+      const expected = buyerReference ?? document.customer.number ?? document.contractNumber!;
+      expect(xml).toContain(`<ram:BuyerReference>${escape(expected)}</ram:BuyerReference>`);
+    }
   });
 
   it('writes XML the CII D16B schema accepts', () => {

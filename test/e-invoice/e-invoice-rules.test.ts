@@ -24,7 +24,7 @@ const complete: InvoiceDocument = {
     contact: { email: 'a@b.example', phone: '+49 1', website: null },
     bankAccount: { holder: 'Stadtwerke', iban: 'DE02120300000000202051', bic: null },
   },
-  customer: { name: 'Erika', number: 'K-1', address },
+  customer: { name: 'Erika', number: 'K-1', address, vatId: null, buyerReference: null },
   contractNumber: 'V-1',
   productName: null,
   supplyAddress: null,

@@ -17,6 +17,14 @@ export async function extractPages(buffer: Buffer): Promise<string[]> {
   return pages;
 }
 
+/** The PDF's embedded files (its /EmbeddedFiles name tree), by file name with their decoded content. */
+export async function attachmentsOf(buffer: Buffer): Promise<Map<string, { content: Buffer; description: string }>> {
+  const pdf = await getDocument({ data: new Uint8Array(buffer), standardFontDataUrl }).promise;
+  const attachments = ((await pdf.getAttachments()) ?? {}) as Record<string, { filename: string; content: Uint8Array; description?: string }>;
+  await pdf.destroy();
+  return new Map(Object.values(attachments).map((file) => [file.filename, { content: Buffer.from(file.content), description: file.description ?? '' }]));
+}
+
 /** The PDF's indirect objects (id to dictionary text, streams left out); pdfkit writes no object streams. */
 function objectsOf(buffer: Buffer): Map<number, string> {
   const objects = new Map<number, string>();

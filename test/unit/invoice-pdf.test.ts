@@ -36,7 +36,7 @@ const typical: InvoiceDocument = {
     contact: { email: 'service@sw-musterstadt.de', phone: '0123 456789-0', website: 'www.sw-musterstadt.de' },
     bankAccount: { holder: 'Stadtwerke Musterstadt GmbH', iban: 'DE02120300000000202051', bic: 'BYLADEM1001' },
   },
-  customer: { name: 'Erika Mustermann', number: 'K-1001', address: address('Nebenweg 7', '54321', 'Beispielhausen') },
+  customer: { name: 'Erika Mustermann', number: 'K-1001', address: address('Nebenweg 7', '54321', 'Beispielhausen'), vatId: null, buyerReference: null },
   contractNumber: 'V-2026-0042',
   productName: 'Mieterstrom Nebenweg',
   supplyAddress: { ...address('Nebenweg 7', '54321', 'Beispielhausen'), line2: 'Wohnung 3' },

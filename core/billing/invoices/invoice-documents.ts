@@ -11,7 +11,7 @@ import { PRICE_COMPONENT_CATEGORIES, type PriceComponentCategory } from '../../d
 import { isConsumer, nextCancellation } from '../../domain/contracts/cancellation.js';
 import type { Contract, ContractMeter } from '../../domain/contracts/contract.js';
 import { parseTermDuration } from '../../domain/contracts/term-duration.js';
-import type { Customer } from '../../domain/customers/customer.js';
+import type { Customer, InvoiceFormat } from '../../domain/customers/customer.js';
 import { registerAt } from '../../domain/measurements/aggregation.js';
 import { bucketEnergy, loadWindow } from '../../domain/measurements/bucket-energy.js';
 import { isVirtual, type Meter } from '../../domain/meters/meter.js';
@@ -30,6 +30,7 @@ import { shiftYears } from './invoice-pdf-format.js';
 import { labels } from './invoice-pdf-labels.js';
 import {
   renderInvoicePdf,
+  type InvoicePdfEInvoice,
   type InvoiceCancellationTerms,
   type InvoiceDocument,
   type InvoiceFuelMix,
@@ -37,6 +38,8 @@ import {
   type InvoicePayment,
   type InvoiceSeller,
 } from './invoice-pdf.js';
+import { writeCii } from './e-invoice/cii.js';
+import { eInvoiceViolations } from './e-invoice/e-invoice-rules.js';
 import { presentInvoice, presentLineItem } from './invoice-presenter.js';
 import type { InvoiceRepository, LineItemRepository } from './invoices.repository.js';
 
@@ -221,6 +224,18 @@ function invoiceMeter(window: MeterWindow, points: readonly StoredPoint[], previ
 }
 
 /**
+ * What the stored PDF carries besides the invoice, by the customer's invoice format: `facturx`
+ * embeds the EN 16931 XML (a Factur-X hybrid), `xrechnung` marks the PDF as the visualisation of the
+ * XML, which is the invoice (so there are never two invoices, §14c UStG). An e-invoice the rules
+ * refuse (the German BR-DE rules: missing seller contact, post codes, payment data) leaves a plain PDF;
+ * `GET /v1/invoices/{id}/e-invoice` names the rules.
+ */
+function eInvoiceOf(document: InvoiceDocument, format: InvoiceFormat): InvoicePdfEInvoice | undefined {
+  if (format === 'pdf' || eInvoiceViolations(document).length > 0) return undefined;
+  return format === 'facturx' ? { format, xml: writeCii(document, { profile: 'en16931' }) } : { format, xml: writeCii(document) };
+}
+
+/**
  * The PDFs of issued invoices and credit notes: each assembled from what the invoice stores (its
  * lines, customer, template and the account) and the contract's master data and measurements,
  * rendered once after the issuing transaction commits, so that the counter row is never held while
@@ -236,7 +251,7 @@ export class InvoiceDocuments {
     if (invoices.length === 0) return 0;
     const documents = await this.documents(accountId, invoices);
     const pdfs = [];
-    for (const [invoice, document] of documents) pdfs.push({ invoiceId: invoice.id, content: await renderInvoicePdf(document) });
+    for (const [invoice, document, customer] of documents) pdfs.push({ invoiceId: invoice.id, content: await renderInvoicePdf(document, eInvoiceOf(document, customer.invoiceFormat)) });
     await this.deps.invoices.savePdfs(pdfs);
     return invoices.length;
   }
@@ -244,10 +259,10 @@ export class InvoiceDocuments {
   /** The documents of the issued invoices among `ids` (drafts are left out), assembled like the batch's PDFs. */
   async documentsOf(accountId: string, ids: readonly string[]): Promise<Array<[Invoice, InvoiceDocument]>> {
     const invoices = (await this.deps.invoices.findByIds(accountId, [...ids])).filter((invoice) => invoice.number !== null && invoice.issuedAt !== null);
-    return invoices.length === 0 ? [] : this.documents(accountId, invoices);
+    return invoices.length === 0 ? [] : (await this.documents(accountId, invoices)).map(([invoice, document]) => [invoice, document]);
   }
 
-  private async documents(accountId: string, invoices: readonly Invoice[]): Promise<Array<[Invoice, InvoiceDocument]>> {
+  private async documents(accountId: string, invoices: readonly Invoice[]): Promise<Array<[Invoice, InvoiceDocument, Customer]>> {
     const { deps } = this;
     const unique = <T>(values: T[]) => [...new Set(values)];
     const byId = <T extends { id: string }>(items: readonly T[]) => new Map(items.map((item) => [item.id, item]));
@@ -312,7 +327,7 @@ export class InvoiceDocuments {
           periodEnd: invoice.periodEnd,
           currency: account.currency,
           seller,
-          customer: { name: customerName(customer), number: customer.number, address: customer.address },
+          customer: { name: customerName(customer), number: customer.number, address: customer.address, vatId: customer.vatId, buyerReference: customer.buyerReference },
           contractNumber: contract?.number ?? null,
           productName: (contract && products.get(contract.electricityProductId)?.name) ?? null,
           supplyAddress: site && !(customer.address && sameAddress(site.address, customer.address)) ? site.address : null,
@@ -333,6 +348,7 @@ export class InvoiceDocuments {
           cancellation: contract ? cancellationOf(contract, customer, issueDate) : null,
           disputeResolution: disputeResolutionTextOf(account, template.locale === 'en-GB' ? 'en' : 'de'),
         },
+        customer,
       ];
     });
   }

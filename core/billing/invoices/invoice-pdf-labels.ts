@@ -23,6 +23,8 @@ export interface Labels {
   product: string;
   dueDate: string;
   continued: string;
+  /** Printed atop every page of an XRechnung's visualisation, so the PDF is not taken for a second invoice (§ 14c UStG). */
+  eInvoiceVisualisation: string;
   sections: { lines: string; meters: string; comparison: string; priceComponents: string; nextPrepayments: string; fuelMix: string; contract: string; dispute: string };
   lineColumns: [string, string, string, string, string, string];
   netTotal: string;
@@ -79,6 +81,7 @@ export const labels: Record<Locale, Labels> = {
     product: 'Tarif',
     dueDate: 'Fällig am',
     continued: 'Fortsetzung',
+    eInvoiceVisualisation: 'Visualisierung der XRechnung – keine Rechnung im Sinne des § 14 UStG',
     sections: {
       lines: 'Rechnungspositionen',
       meters: 'Zähler und Verbrauch',
@@ -169,6 +172,7 @@ export const labels: Record<Locale, Labels> = {
     product: 'Tariff',
     dueDate: 'Due date',
     continued: 'continued',
+    eInvoiceVisualisation: 'Visualisation of the XRechnung e-invoice – not an invoice itself',
     sections: {
       lines: 'Invoice items',
       meters: 'Meters and consumption',

@@ -55,6 +55,15 @@ export interface DocumentInfo {
   lang: string;
 }
 
+/** How a file is embedded: its MIME type, relation to the document and the date it is stamped with. */
+export interface AttachedFile {
+  type: string;
+  relationship: 'Source' | 'Data' | 'Alternative' | 'Supplement' | 'EncryptedPayload' | 'FormData' | 'Schema' | 'Unspecified';
+  description: string;
+  /** Creation and modification date, fixed so the same document always yields the same bytes. */
+  date: Date;
+}
+
 /**
  * Where each cell's text goes: its offset from the table's left edge and width. A 4 pt gutter sits
  * right of left-aligned and left of right-aligned text, 8 pt more before left-aligned text that
@@ -200,6 +209,21 @@ export class PdfLayout {
     this.root = doc.struct('Document');
     doc.addStructure(this.root);
     doc.addPage();
+  }
+
+  /**
+   * Embeds a file as an associated file of the document (PDF/A-3 structure): listed in the catalog's
+   * /AF array and the /EmbeddedFiles name tree, with the given /AFRelationship and fixed dates.
+   */
+  attachFile(name: string, data: Buffer, { type, relationship, description, date }: AttachedFile): void {
+    // pdfkit 0.20 reads `relationship` (its /AFRelationship, 'Unspecified' otherwise); @types/pdfkit does not know it yet.
+    const options: PDFKit.Mixins.PDFAttachmentOptions & { relationship: AttachedFile['relationship'] } = { name, type, relationship, description, creationDate: date, modifiedDate: date };
+    this.doc.file(data, options);
+  }
+
+  /** Adds rdf:Description elements to the XMP metadata packet (pdfkit's public appendXML hook; it closes the packet on end). */
+  appendMetadata(xml: string): void {
+    this.doc.appendXML(xml);
   }
 
   private style({ size = 8.5, bold = false, color = colors.text }: TextStyle): PDFKit.PDFDocument {

@@ -43,6 +43,10 @@ export interface InvoiceCustomer {
   number: string | null;
   /** Postal address for the address window; null when unknown. */
   address: Address | null;
+  /** VAT identification number of a business customer (BT-48), e.g. "DE136695976"; null when it has none. */
+  vatId: string | null;
+  /** Buyer reference (BT-10), e.g. the Leitweg-ID of a public buyer; null when the customer gave none. */
+  buyerReference: string | null;
 }
 
 export interface InvoiceLine {

@@ -1,5 +1,10 @@
 import type { Address } from '../addresses/address.js';
 
+/** How the customer receives its invoices: a PDF, a PDF with embedded CII XML (Factur-X/ZUGFeRD) or XRechnung XML. */
+export const INVOICE_FORMATS = ['pdf', 'facturx', 'xrechnung'] as const;
+export type InvoiceFormat = (typeof INVOICE_FORMATS)[number];
+export const DEFAULT_INVOICE_FORMAT: InvoiceFormat = 'pdf';
+
 export class Customer {
   id!: string;
   accountId!: string;
@@ -15,6 +20,11 @@ export class Customer {
   lastName!: string | null;
   phone1!: string | null;
   phone2!: string | null;
+  /** VAT identification number (USt-IdNr.) of a business customer, normalised; BT-48 of the e-invoice. */
+  vatId!: string | null;
+  /** Buyer reference (BT-10), e.g. the Leitweg-ID of a public buyer. */
+  buyerReference!: string | null;
+  invoiceFormat!: InvoiceFormat;
   customAttributes!: Record<string, unknown>;
   createdAt!: Date;
   updatedAt!: Date;

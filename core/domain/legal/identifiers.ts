@@ -55,6 +55,20 @@ export function checkGermanVatId(input: string): CheckedIdentifier {
   return iso7064Mod11_10CheckDigit(match[1]!) === Number(match[2]) ? { ok: true, value } : refused('invalid_check_digit');
 }
 
+/** An EU VAT identification number: a two-letter country prefix and 2 to 12 letters, digits, `+`, `*` or `.`. */
+export const VAT_ID_PATTERN = /^[A-Z]{2}[0-9A-Z+*.]{2,12}$/;
+
+/**
+ * VAT identification number of any EU member state, as VIES writes them: a country prefix followed by
+ * 2 to 12 characters. Only the format is checked, except for German ones (`DE`), whose check digit is
+ * checked as in checkGermanVatId. Example: DE136695976, ATU12345678, FR12345678901.
+ */
+export function checkVatId(input: string): CheckedIdentifier {
+  const value = compact(input);
+  if (!VAT_ID_PATTERN.test(value)) return refused('invalid_format');
+  return value.startsWith('DE') ? checkGermanVatId(value) : { ok: true, value };
+}
+
 /** Country code, 2 check digits, 3-character business code, national identifier: at most 35 characters. */
 const SEPA_CREDITOR_ID = /^([A-Z]{2})(\d{2})([A-Z0-9]{3})([A-Z0-9]{1,28})$/;
 

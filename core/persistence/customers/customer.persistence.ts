@@ -2,7 +2,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CustomerRepository } from '../../customers/customers.repository.js';
 import type { Address } from '../../domain/addresses/address.js';
-import { Customer } from '../../domain/customers/customer.js';
+import { Customer, DEFAULT_INVOICE_FORMAT } from '../../domain/customers/customer.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { accountKey } from '../tenant-keys.js';
 
@@ -26,6 +26,9 @@ export const CustomerEntity = defineEntity({
     lastName: p.string().length(200).nullable(),
     phone1: p.string().length(200).nullable(),
     phone2: p.string().length(200).nullable(),
+    vatId: p.string().length(20).nullable(),
+    buyerReference: p.string().length(200).nullable(),
+    invoiceFormat: p.string().length(16).default(DEFAULT_INVOICE_FORMAT),
     customAttributes: p.json<Record<string, unknown>>(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),

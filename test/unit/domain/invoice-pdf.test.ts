@@ -35,7 +35,7 @@ const germanInvoice: InvoiceDocument = {
   periodEnd: '2026-11-01',
   currency: 'EUR',
   seller: { name: 'Stadtwerke Musterstadt GmbH', address: address('Hauptstraße 1', '12345', 'Musterstadt'), ...sellerDetails },
-  customer: { name: 'Erika Mustermann', number: 'K-1001', address: address('Nebenweg 7', '54321', 'Beispielhausen') },
+  customer: { name: 'Erika Mustermann', number: 'K-1001', address: address('Nebenweg 7', '54321', 'Beispielhausen'), vatId: null, buyerReference: null },
   contractNumber: null,
   productName: null,
   supplyAddress: null,

@@ -145,7 +145,7 @@ export function writeCii(document: InvoiceDocument, options: CiiOptions = {}): s
   const due = grandTotal - paid;
 
   const meterIds = document.meters.length === 1 && document.meters[0]!.marketLocationId ? [document.meters[0]!.marketLocationId] : [];
-  const buyerReference = customer.number ?? document.contractNumber ?? '';
+  const buyerReference = customer.buyerReference ?? customer.number ?? document.contractNumber ?? '';
   const customerService = document.locale === 'de-DE' ? 'Kundenservice' : 'Customer service';
 
   const out: string[] = [];
@@ -183,7 +183,7 @@ export function writeCii(document: InvoiceDocument, options: CiiOptions = {}): s
     );
   });
 
-  // BG-4 seller, BG-7 buyer, BT-10, BT-12 contract, BT-18 object (the MaLo-ID).
+  // BG-4 seller, BG-7 buyer with BT-48 (its VAT id), BT-10 (the buyer's reference, else the customer or contract number), BT-12 contract, BT-18 object (the MaLo-ID).
   const sellerTax =
     (seller.vatId ? `<ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">${escapeXml(seller.vatId)}</ram:ID></ram:SpecifiedTaxRegistration>` : '') +
     (seller.taxNumber ? `<ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">${escapeXml(seller.taxNumber)}</ram:ID></ram:SpecifiedTaxRegistration>` : '');
@@ -205,6 +205,7 @@ export function writeCii(document: InvoiceDocument, options: CiiOptions = {}): s
       '<ram:BuyerTradeParty>' +
       element('Name', customer.name) +
       (customer.address ? addressXml(customer.address) : '') +
+      (customer.vatId ? `<ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">${escapeXml(customer.vatId)}</ram:ID></ram:SpecifiedTaxRegistration>` : '') +
       '</ram:BuyerTradeParty>' +
       (document.contractNumber ? `<ram:ContractReferencedDocument>${element('IssuerAssignedID', document.contractNumber)}</ram:ContractReferencedDocument>` : '') +
       meterIds.map((id) => `<ram:AdditionalReferencedDocument>${element('IssuerAssignedID', id)}<ram:TypeCode>130</ram:TypeCode></ram:AdditionalReferencedDocument>`).join('') +
