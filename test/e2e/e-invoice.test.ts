@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
 import { waitForRun } from '../support/billing.js';
+import { queryRows } from '../support/database.js';
 import { create, fixtures } from '../support/fixtures.js';
 
 const QH = 15 * 60 * 1000;
@@ -30,6 +31,7 @@ describe('GET /v1/invoices/{id}/e-invoice', () => {
   let draftId: string;
   let invoice: Record<string, any>;
   let buyerReference: string;
+  let customerId: string;
 
   const get = (who: SignedUp, id: string, query = '') => fetch(`${app.url}/v1/invoices/${id}/e-invoice${query}`, { headers: { authorization: `Bearer ${who.accessToken}` } });
 
@@ -38,6 +40,7 @@ describe('GET /v1/invoices/{id}/e-invoice', () => {
     account = await app.signUp('E-Invoicer');
     const { contract, customer } = await billableContract(account);
     buyerReference = customer.number ?? contract.number;
+    customerId = customer.id;
     const created = await create(account.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
     const run = await waitForRun(account.api, created.id, 'created');
     expect(run.counts).toMatchObject({ invoices: 1, errors: 0 });
@@ -72,6 +75,28 @@ describe('GET /v1/invoices/{id}/e-invoice', () => {
     expect(xml).toContain('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>');
     expect(xml).not.toContain('xrechnung');
     expect((await get(account, invoice.id, '?profile=ubl')).status).toBe(400);
+  });
+
+  it('stores the XML of both profiles at issue: a later change of the customer’s address does not change it', async () => {
+    const rows = await queryRows(
+      app.database.url,
+      'select account_id, profile, xml from invoice_e_invoices where invoice_id = $1 order by profile',
+      [invoice.id],
+    );
+    expect(rows.map((row) => row.profile)).toEqual(['en16931', 'xrechnung']);
+    expect(new Set(rows.map((row) => row.account_id)).size).toBe(1);
+    const before = { xrechnung: await (await get(account, invoice.id)).text(), en16931: await (await get(account, invoice.id, '?profile=en16931')).text() };
+    expect(before.xrechnung).toBe(rows.find((row) => row.profile === 'xrechnung')!.xml);
+    expect(before.en16931).toBe(rows.find((row) => row.profile === 'en16931')!.xml);
+    expect(before.xrechnung).toContain('<ram:CityName>Berlin</ram:CityName>');
+
+    const moved = { line1: 'Neue Allee 7', locality: 'Hamburg', postCode: '20095', country: 'DE' };
+    expect((await account.api.patch(`/v1/customers/${customerId}`, { address: moved })).status).toBe(200);
+    expect((await account.api.get(`/v1/customers/${customerId}`)).body.address).toMatchObject(moved);
+
+    const after = { xrechnung: await (await get(account, invoice.id)).text(), en16931: await (await get(account, invoice.id, '?profile=en16931')).text() };
+    expect(after).toEqual(before);
+    expect(after.xrechnung).not.toContain('Hamburg');
   });
 
   it('answers a draft 409 invoice_not_issued and another account’s invoice 404', async () => {

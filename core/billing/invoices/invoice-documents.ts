@@ -38,10 +38,10 @@ import {
   type InvoicePayment,
   type InvoiceSeller,
 } from './invoice-pdf.js';
-import { writeCii } from './e-invoice/cii.js';
+import { E_INVOICE_PROFILES, writeCii } from './e-invoice/cii.js';
 import { eInvoiceViolations } from './e-invoice/e-invoice-rules.js';
 import { presentInvoice, presentLineItem } from './invoice-presenter.js';
-import type { InvoiceRepository, LineItemRepository } from './invoices.repository.js';
+import type { InvoiceRepository, LineItemRepository, StoredEInvoice } from './invoices.repository.js';
 
 export interface InvoiceDocumentsDependencies {
   accounts: AccountRepository;
@@ -245,13 +245,25 @@ function eInvoiceOf(document: InvoiceDocument, format: InvoiceFormat): InvoicePd
 export class InvoiceDocuments {
   constructor(private readonly deps: InvoiceDocumentsDependencies) {}
 
-  /** Renders and stores the PDF of every issued invoice among `ids`, or of the run, that has none; answers how many. */
+  /**
+   * Renders and stores the PDF of every issued invoice among `ids`, or of the run, that has none,
+   * and with it the e-invoice of each profile (when the rules accept it); answers how many.
+   */
   async renderMissing(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit = 100): Promise<number> {
     const invoices = await this.deps.invoices.withoutPdf(accountId, filter, limit);
     if (invoices.length === 0) return 0;
     const documents = await this.documents(accountId, invoices);
     const pdfs = [];
-    for (const [invoice, document, customer] of documents) pdfs.push({ invoiceId: invoice.id, content: await renderInvoicePdf(document, eInvoiceOf(document, customer.invoiceFormat)) });
+    const eInvoices: StoredEInvoice[] = [];
+    for (const [invoice, document, customer] of documents) {
+      pdfs.push({ invoiceId: invoice.id, content: await renderInvoicePdf(document, eInvoiceOf(document, customer.invoiceFormat)) });
+      if (eInvoiceViolations(document).length === 0) {
+        for (const profile of E_INVOICE_PROFILES) eInvoices.push({ invoiceId: invoice.id, profile, xml: writeCii(document, { profile }) });
+      }
+    }
+    // The e-invoices first: an invoice counts as rendered once its PDF is stored (withoutPdf), so a
+    // crash in between writes both again on the next attempt (both inserts keep what is stored).
+    await this.deps.invoices.saveEInvoices(accountId, eInvoices);
     await this.deps.invoices.savePdfs(pdfs);
     return invoices.length;
   }

@@ -1,5 +1,15 @@
 import type { Invoice, InvoiceKind, InvoiceState, InvoiceWithLines, LineItem } from '../../domain/billing/invoice.js';
 import type { ResourceRepository } from '../../resource.repository.js';
+import type { EInvoiceProfile } from './e-invoice/cii.js';
+
+export type { EInvoiceProfile };
+
+/** An e-invoice written at issue: the CII XML of one profile. */
+export interface StoredEInvoice {
+  invoiceId: string;
+  profile: EInvoiceProfile;
+  xml: string;
+}
 
 export interface InvoiceFilter {
   state?: InvoiceState;
@@ -35,6 +45,10 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
   withoutPdf(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]>;
   savePdfs(pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void>;
   pdfOf(accountId: string, invoiceId: string): Promise<Buffer | null>;
+  /** Stores the e-invoices written at issue in one statement; one already stored is kept (immutable). */
+  saveEInvoices(accountId: string, eInvoices: readonly StoredEInvoice[]): Promise<void>;
+  /** The e-invoice of the profile stored at issue, or null (issued before they were stored, or refused by the rules then). */
+  eInvoiceOf(accountId: string, invoiceId: string, profile: EInvoiceProfile): Promise<string | null>;
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<Invoice[]>;
   findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<Invoice[]>;
 }

@@ -53,14 +53,18 @@ export class InvoicesService implements ResourceService<InvoiceView> {
   }
 
   /**
-   * The EN 16931 e-invoice (CII D16B, XRechnung 3.0 CIUS unless `profile=en16931`), written on
-   * request from the same document the PDF prints. 409 invoice_not_issued for a draft,
-   * 409 e_invoice_incomplete naming the XRechnung rules the data cannot meet.
+   * The EN 16931 e-invoice (CII D16B, XRechnung 3.0 CIUS unless `profile=en16931`) stored at issue
+   * with the PDF, never written again. Only an invoice without one (issued before e-invoices were
+   * stored, or refused by the rules at issue) gets it written on request from current data.
+   * 409 invoice_not_issued for a draft, 409 e_invoice_incomplete naming the XRechnung rules the
+   * data cannot meet.
    */
   async eInvoice(actor: Actor, id: string, query: unknown): Promise<{ number: string; xml: string }> {
     const { profile } = parseInput(eInvoiceQuery, query);
     const invoice = await loadOwned(this.deps.invoices, actor, 'invoice', id);
     if (invoice.number === null || invoice.issuedAt === null) throw new ConflictError('invoice_not_issued', 'A draft has no e-invoice; issue it first.');
+    const stored = await this.deps.invoices.eInvoiceOf(actor.accountId, invoice.id, profile);
+    if (stored !== null) return { number: invoice.number, xml: stored };
     const [entry] = await this.deps.documents.documentsOf(actor.accountId, [invoice.id]);
     if (!entry) throw new NotFoundError('invoice', id);
     const document = entry[1];

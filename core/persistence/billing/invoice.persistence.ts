@@ -181,3 +181,28 @@ export const InvoicePdfEntity = defineEntity({
     createdAt: p.datetime(3),
   },
 });
+
+/**
+ * The e-invoice (CII XML) of each profile written at issue from the same document as the PDF and
+ * stored with the invoice, so that later changes of master data never change it.
+ */
+export class InvoiceEInvoice {
+  invoiceId!: string;
+  accountId!: string;
+  profile!: string;
+  xml!: string;
+  createdAt!: Date;
+}
+
+export const InvoiceEInvoiceEntity = defineEntity({
+  class: InvoiceEInvoice,
+  tableName: 'invoice_e_invoices',
+  properties: {
+    accountId: accountKey,
+    invoiceId: p.uuid().fieldName('invoice_id').primary(),
+    invoice: tenantForeignKey(() => InvoiceEntity, 'invoice_id', 'cascade'),
+    profile: p.string().length(16).primary(),
+    xml: p.text(),
+    createdAt: p.datetime(3),
+  },
+});

@@ -1,6 +1,6 @@
 import { FlushMode, LockMode, Utils } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { InvoiceFilter, InvoiceRepository, LineItemRepository } from '../../billing/invoices/invoices.repository.js';
+import type { EInvoiceProfile, InvoiceFilter, InvoiceRepository, LineItemRepository, StoredEInvoice } from '../../billing/invoices/invoices.repository.js';
 import type { BillRunCounts, BillRunRepository } from '../../billing/bill-runs/bill-runs.repository.js';
 import type { BillRun, BillRunError, BillRunState } from '../../domain/billing/bill-run.js';
 import type { Invoice, InvoiceKind, InvoiceState, InvoiceWithLines, LineItem } from '../../domain/billing/invoice.js';
@@ -172,6 +172,25 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
        on conflict do nothing`,
       pdfs.flatMap((pdf) => [pdf.invoiceId, pdf.content]),
     );
+  }
+
+  async saveEInvoices(accountId: string, eInvoices: readonly StoredEInvoice[]): Promise<void> {
+    if (eInvoices.length === 0) return;
+    await this.em.execute(
+      `insert into invoice_e_invoices (account_id, invoice_id, profile, xml, created_at)
+       select v.account_id, v.invoice_id, v.profile, v.xml, now()
+         from json_to_recordset(?::json) as v(account_id uuid, invoice_id uuid, profile varchar(16), xml text)
+       on conflict do nothing`,
+      [JSON.stringify(eInvoices.map((e) => ({ account_id: accountId, invoice_id: e.invoiceId, profile: e.profile, xml: e.xml })))],
+    );
+  }
+
+  async eInvoiceOf(accountId: string, invoiceId: string, profile: EInvoiceProfile): Promise<string | null> {
+    const [row] = await this.em.execute<{ xml: string }[]>(
+      `select xml from invoice_e_invoices where account_id = ? and invoice_id = ? and profile = ?`,
+      [accountId, invoiceId, profile],
+    );
+    return row?.xml ?? null;
   }
 
   async pdfOf(accountId: string, invoiceId: string): Promise<Buffer | null> {
