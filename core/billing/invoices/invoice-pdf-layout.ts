@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
+import type { FuelSource } from './invoice-pdf-model.js';
 
 /** Millimetres in points. */
 export const mm = (value: number) => (value * 72) / 25.4;
@@ -8,6 +9,17 @@ export const mm = (value: number) => (value * 72) / 25.4;
 /** A4 with DIN 5008 margins: 25 mm left, 20 mm right. */
 export const page = { width: 595.28, height: 841.89, left: mm(25), right: 595.28 - mm(20), top: mm(15) } as const;
 export const contentWidth = page.right - page.left;
+
+/** The fuel mix bar's colour per energy source. */
+export const fuelColors: Record<FuelSource, string> = {
+  nuclear: '#8e6c9e',
+  coal: '#4a4a4a',
+  lignite: '#7a5a3a',
+  natural_gas: '#d08c2a',
+  other_fossil: '#a65d3a',
+  renewable_eeg: '#8fc15b',
+  renewable_other: '#2e7d32',
+};
 
 export const colors = { text: '#1a1a1a', muted: '#5f6770', accent: '#1f4e79', rule: '#aab4bf', shade: '#edf2f7' } as const;
 

@@ -1,10 +1,12 @@
 import { addressLines, Format, negate, shiftYears, signOf, sumDecimals } from './invoice-pdf-format.js';
 import { labels, type Labels } from './invoice-pdf-labels.js';
-import { colors, contentWidth, headingHeight, mm, page, PdfLayout, type Column, type Row } from './invoice-pdf-layout.js';
-import { FUEL_SOURCES, type FuelSource, type InvoiceDocument } from './invoice-pdf-model.js';
+import { colors, contentWidth, fuelColors, headingHeight, mm, page, PdfLayout, type Column, type Row } from './invoice-pdf-layout.js';
+import { FUEL_SOURCES, type InvoiceDocument } from './invoice-pdf-model.js';
+import { embedFacturX, visualisationMarker, type InvoicePdfEInvoice } from './invoice-pdf-e-invoice.js';
 
 export { defaultDisputeResolution } from './invoice-pdf-labels.js';
 export * from './invoice-pdf-model.js';
+export type { InvoicePdfEInvoice } from './invoice-pdf-e-invoice.js';
 
 /** What every section draws with. */
 interface Context {
@@ -14,29 +16,9 @@ interface Context {
   f: Format;
 }
 
-const fuelColors: Record<FuelSource, string> = {
-  nuclear: '#8e6c9e',
-  coal: '#4a4a4a',
-  lignite: '#7a5a3a',
-  natural_gas: '#d08c2a',
-  other_fossil: '#a65d3a',
-  renewable_eeg: '#8fc15b',
-  renewable_other: '#2e7d32',
-};
-
 /** DIN 5008 form B: the address field's left edge (plus its 5 mm inner margin) and the information block. */
 const addressField = { x: mm(25), top: mm(45), recipientTop: mm(62.7), width: mm(80) };
 const infoBlock = { x: mm(125), top: mm(50), labelWidth: 80 };
-
-/**
- * The structured invoice to go with the PDF. Factur-X: the PDF becomes an EN 16931 hybrid with the
- * CII XML embedded as factur-x.xml. XRechnung: the XML is the invoice and the PDF only shows it,
- * which every page says (so there are not two invoices, § 14c UStG); nothing is embedded.
- */
-export interface InvoicePdfEInvoice {
-  format: 'facturx' | 'xrechnung';
-  xml: string;
-}
 
 /**
  * Renders an invoice or cancellation invoice as an A4 PDF with PDF/A-3b structure; the same document
@@ -82,65 +64,6 @@ export function renderInvoicePdf(document: InvoiceDocument, eInvoice?: InvoicePd
   layout.heading(l.sections.dispute, layout.heightOf(document.disputeResolution, contentWidth, { size: 7 }));
   layout.paragraph(document.disputeResolution, { size: 7 }, 4);
   return layout.finish((layout, number, count) => footer(context, number, count));
-}
-
-/** The note that this PDF only visualises the XRechnung, above the top margin of a page. */
-function visualisationMarker(layout: PdfLayout, l: Labels): void {
-  layout.textAt(l.eInvoiceVisualisation, page.left, mm(8), contentWidth, { size: 8, bold: true, color: colors.accent });
-}
-
-const facturX = {
-  fileName: 'factur-x.xml',
-  namespace: 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#',
-  version: '1.0',
-  conformanceLevel: 'EN 16931',
-} as const;
-
-/** One property of the Factur-X extension schema, as the PDF/A extension schema container describes it. */
-const facturXProperty = (name: string, description: string) => `
-                <rdf:li rdf:parseType="Resource">
-                  <pdfaProperty:name>${name}</pdfaProperty:name>
-                  <pdfaProperty:valueType>Text</pdfaProperty:valueType>
-                  <pdfaProperty:category>external</pdfaProperty:category>
-                  <pdfaProperty:description>${description}</pdfaProperty:description>
-                </rdf:li>`;
-
-/**
- * The XMP for a Factur-X hybrid: the extension schema declaring the fx namespace (XMP properties
- * outside the predefined schemas must be declared so in a PDF/A), then the fx values.
- */
-const facturXMetadata = `
-        <rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">
-          <pdfaExtension:schemas>
-            <rdf:Bag>
-              <rdf:li rdf:parseType="Resource">
-                <pdfaSchema:schema>Factur-X PDFA Extension Schema</pdfaSchema:schema>
-                <pdfaSchema:namespaceURI>${facturX.namespace}</pdfaSchema:namespaceURI>
-                <pdfaSchema:prefix>fx</pdfaSchema:prefix>
-                <pdfaSchema:property>
-                  <rdf:Seq>${facturXProperty('DocumentFileName', 'The name of the embedded XML document')}${facturXProperty('DocumentType', 'The type of the hybrid document in capital letters, e.g. INVOICE or ORDER')}${facturXProperty('Version', 'The actual version of the standard applying to the embedded XML document')}${facturXProperty('ConformanceLevel', 'The conformance level of the embedded XML document')}
-                  </rdf:Seq>
-                </pdfaSchema:property>
-              </rdf:li>
-            </rdf:Bag>
-          </pdfaExtension:schemas>
-        </rdf:Description>
-        <rdf:Description rdf:about="" xmlns:fx="${facturX.namespace}">
-          <fx:DocumentType>INVOICE</fx:DocumentType>
-          <fx:DocumentFileName>${facturX.fileName}</fx:DocumentFileName>
-          <fx:Version>${facturX.version}</fx:Version>
-          <fx:ConformanceLevel>${facturX.conformanceLevel}</fx:ConformanceLevel>
-        </rdf:Description>`;
-
-/** Makes the PDF a Factur-X EN 16931 hybrid: the CII XML as its alternative representation, declared in the XMP. */
-function embedFacturX(layout: PdfLayout, xml: string, date: Date): void {
-  layout.attachFile(facturX.fileName, Buffer.from(xml, 'utf8'), {
-    type: 'text/xml',
-    relationship: 'Alternative',
-    description: `Factur-X invoice (${facturX.conformanceLevel})`,
-    date,
-  });
-  layout.appendMetadata(facturXMetadata);
 }
 
 function letterhead({ layout, document, l, f }: Context): void {
