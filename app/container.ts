@@ -40,6 +40,8 @@ import { MikroTaxRateRepository } from '../core/persistence/billing/tax-rate.per
 import { MikroBalancingRepository } from '../core/persistence/balancing/balance.persistence.js';
 import { PaymentMethodsService } from '../core/payments/payment-methods.service.js';
 import { PaymentsService } from '../core/payments/payments.service.js';
+import { PaymentRunsService } from '../core/payments/payment-runs.service.js';
+import { MikroPaymentRunRepository } from '../core/persistence/payments/payment-run.persistence.js';
 import { PrepaymentAmountsService, PrepaymentRequestsService } from '../core/payments/prepayments.service.js';
 import {
   MikroPaymentMethodRepository,
@@ -111,6 +113,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     templates: new MikroTemplateRepository(em),
     paymentMethods: new MikroPaymentMethodRepository(em),
     payments: new MikroPaymentRepository(em),
+    paymentRuns: new MikroPaymentRunRepository(em),
     prepaymentAmounts: new MikroPrepaymentAmountRepository(em),
     prepaymentRequests: new MikroPrepaymentRequestRepository(em),
     events: new MikroEventRepository(em),
@@ -132,14 +135,14 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(TemplatesService, () => new TemplatesService(repositories.templates, uow, clock));
   single(UsersService, () => new UsersService(repositories.users, repositories.accounts, { uow, clock, outbox }));
   single(CustomAttributesService, () => new CustomAttributesService(repositories.attributes, uow, clock));
-  single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), uow, clock, outbox));
+  single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), repositories.accounts, c.resolve(BalancingService), uow, clock, outbox));
   single(MposService, () => new MposService(repositories.mpos, uow, clock));
   single(ProductsService, () => new ProductsService(repositories.products, uow, clock));
   single(CustomersService, (c) => new CustomersService(repositories.customers, c.resolve(CustomAttributesService), repositories.contracts, uow, clock, outbox));
   single(MetersService, (c) => new MetersService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock, outbox }));
   single(ContractsService, (c) => new ContractsService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock, outbox }));
   single(ContractMetersService, () => new ContractMetersService({ ...repositories, uow, clock }));
-  single(BalancingSettingsService, () => new BalancingSettingsService({ ...repositories, uow, clock }));
+  single(BalancingSettingsService, (c) => new BalancingSettingsService({ ...repositories, rebalancing: c.resolve(BalancingService), uow, clock }));
   single(BalancingService, () => new BalancingService({ ...repositories, queue: settings.queue, uow, outbox }));
   single(TaxRatesService, () => new TaxRatesService(repositories.taxRates, uow, clock));
   const catalogue = (c: DependencyContainer) => ({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock });
@@ -147,7 +150,15 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(PriceComponentsService, (c) => new PriceComponentsService(catalogue(c)));
   single(PricesService, (c) => new PricesService(catalogue(c)));
   single(PaymentMethodsService, () => new PaymentMethodsService({ ...repositories, uow, clock, outbox }));
-  single(PaymentsService, (c) => new PaymentsService({ ...repositories, issuer: c.resolve(InvoiceIssuer), uow, clock, outbox }));
+  single(PaymentsService, (c) => new PaymentsService({
+    ...repositories,
+    issuer: c.resolve(InvoiceIssuer),
+    uow,
+    clock,
+    outbox,
+    onOutcome: (actor, payments) => c.resolve(PaymentRunsService).closeSettled(actor, payments.map((p) => p.id)),
+  }));
+  single(PaymentRunsService, () => new PaymentRunsService({ ...repositories, uow, clock, outbox }));
   single(PrepaymentAmountsService, () => new PrepaymentAmountsService({ ...repositories, uow, clock, outbox }));
   single(PrepaymentRequestsService, () => new PrepaymentRequestsService({ ...repositories, uow, clock, outbox }));
   single(EventsService, () => new EventsService(repositories.events));
@@ -212,6 +223,7 @@ export function resolveServices(c: DependencyContainer): Services {
     templates: c.resolve(TemplatesService),
     paymentMethods: c.resolve(PaymentMethodsService),
     payments: c.resolve(PaymentsService),
+    paymentRuns: c.resolve(PaymentRunsService),
     prepaymentAmounts: c.resolve(PrepaymentAmountsService),
     prepaymentRequests: c.resolve(PrepaymentRequestsService),
     events: c.resolve(EventsService),

@@ -16,7 +16,8 @@ export const addressInput = z
       params: { code: 'invalid_country' },
     }),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'AddressInput' });
 
 export const addressView = z.object({
   line1: z.string().nullable(),
@@ -26,4 +27,4 @@ export const addressView = z.object({
   locality: z.string(),
   postCode: z.string(),
   country: z.string(),
-});
+}).meta({ id: 'Address' });

@@ -3,11 +3,15 @@ import { isCalendarDate, isUtcInstant } from './domain/time/calendar-date.js';
 import { MAX_STORED_UNITS, parseDecimal } from './domain/billing/money.js';
 import type { CheckedIdentifier, IdentifierProblem } from './domain/legal/identifiers.js';
 
-export const calendarDate = z.string().refine(isCalendarDate, { message: 'Expected a date YYYY-MM-DD.', params: { code: 'invalid_date' } });
+export const calendarDate = z
+  .string()
+  .refine(isCalendarDate, { message: 'Expected a date YYYY-MM-DD.', params: { code: 'invalid_date' } })
+  .meta({ format: 'date' });
 
 export const utcInstant = z
   .string()
-  .refine(isUtcInstant, { message: 'Expected an ISO 8601 UTC timestamp with milliseconds, e.g. 2026-01-01T00:00:00.000Z.', params: { code: 'invalid_date_time' } });
+  .refine(isUtcInstant, { message: 'Expected an ISO 8601 UTC timestamp with milliseconds, e.g. 2026-01-01T00:00:00.000Z.', params: { code: 'invalid_date_time' } })
+  .meta({ format: 'date-time' });
 
 export const optionalText = z.string().trim().min(1).max(200).nullish().transform((v) => v ?? null);
 
@@ -44,10 +48,10 @@ export function identifier(check: (value: string) => CheckedIdentifier, messages
 }
 
 /** The view of an id reference or timestamps in responses. */
-export const timestamps = { createdAt: z.string(), updatedAt: z.string() };
+export const timestamps = { createdAt: z.string().meta({ format: 'date-time' }), updatedAt: z.string().meta({ format: 'date-time' }) };
 
-/** Echoed read-only fields a PATCH body may carry unchanged. */
-export const readOnlyEcho = { id: z.string(), createdAt: z.string(), updatedAt: z.string() };
+/** Echoed read-only fields a PATCH body may carry unchanged; `readOnly` keeps them out of the documented request bodies. */
+export const readOnlyEcho = { id: z.string().meta({ readOnly: true }), createdAt: z.string().meta({ readOnly: true }), updatedAt: z.string().meta({ readOnly: true }) };
 
 /**
  * Ranges are half-open, [start, end): an end, when given, lies after its start. ISO dates and

@@ -21,6 +21,7 @@ import type { MposService } from './mpos/mpos.service.js';
 import type { ProductsService } from './products/products.service.js';
 import type { PaymentMethodsService } from './payments/payment-methods.service.js';
 import type { PaymentsService } from './payments/payments.service.js';
+import type { PaymentRunsService } from './payments/payment-runs.service.js';
 import type { PrepaymentAmountsService, PrepaymentRequestsService } from './payments/prepayments.service.js';
 import type { SitesService } from './sites/sites.service.js';
 
@@ -46,6 +47,7 @@ export interface Services {
   templates: TemplatesService;
   paymentMethods: PaymentMethodsService;
   payments: PaymentsService;
+  paymentRuns: PaymentRunsService;
   prepaymentAmounts: PrepaymentAmountsService;
   prepaymentRequests: PrepaymentRequestsService;
   events: EventsService;

@@ -19,6 +19,9 @@ export interface CrudOptions<V> {
 
 const lower = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 
+/** How every single lookup answers an id the caller cannot see; graphql/errors.ts writes the error. */
+export const NOT_FOUND = 'Null for an unknown id, with an error of extensions.kind not_found and extensions.code <resource>_not_found';
+
 /**
  * Queries and mutations of one resource, calling the same core service as REST. Relations are
  * added by the concrete resolver with field resolvers that read through the request's DataLoaders.
@@ -26,7 +29,8 @@ const lower = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 export function crudResolver<V>(options: CrudOptions<V>) {
   @Resolver()
   abstract class CrudResolver {
-    @Query(() => options.type, { name: lower(options.name) })
+    // Nullable so that an unknown id nulls its own field only, not the fields queried beside it.
+    @Query(() => options.type, { name: lower(options.name), nullable: true, description: NOT_FOUND })
     one(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext) {
       return options.service(context).get(context.actor, id);
     }

@@ -11,6 +11,7 @@ import { EventResolver } from './resolvers/event.resolver.js';
 import { WebhookEndpointResolver } from './resolvers/webhook.resolver.js';
 import { SiteResolver } from './resolvers/site.resolver.js';
 import { BillRunResolver, InvoiceResolver, LineItemResolver } from './resolvers/invoice.resolver.js';
+import { PaymentRunResolver } from './resolvers/payment-run.resolver.js';
 import { PriceComponentGroupResolver, PriceComponentResolver, PriceResolver, ProductPricesResolver, TaxRateResolver, TemplateResolver } from './resolvers/billing.resolver.js';
 
 /** Every mutation is a write: viewers get `forbidden` before any resolver runs. */
@@ -45,6 +46,7 @@ export async function buildGraphQLSchema(): Promise<GraphQLSchema> {
       EventResolver,
       WebhookEndpointResolver,
       BillRunResolver,
+      PaymentRunResolver,
       InvoiceResolver,
       LineItemResolver,
     ],

@@ -15,20 +15,21 @@ import { eventRoutes } from './routes/events.routes.js';
 import { paymentRoutes } from './routes/payments.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
 import { billRunRoutes } from './routes/bill-runs.routes.js';
+import { paymentRunRoutes } from './routes/payment-runs.routes.js';
 
 export interface RestOptions {
   budgets: RateBudgets;
 }
 
 export function restRoutes(services: Services): RouteSpec[] {
-  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing), ...billingRoutes(services), ...billRunRoutes(services), ...paymentRoutes(services), ...eventRoutes(services)];
+  return [...oauthRoutes(services.auth), ...masterDataRoutes(services), ...measurementRoutes(services.measurements), ...balancingRoutes(services.balancing), ...billingRoutes(services), ...billRunRoutes(services), ...paymentRoutes(services), ...paymentRunRoutes(services), ...eventRoutes(services)];
 }
 
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 function bodyOf(route: RouteSpec, req: Request): unknown {
   if (req.is('application/json')) return req.body;
-  if (route.csv && req.is('text/csv')) return route.csv(String(req.body));
+  if (route.csv && req.is('text/csv')) return route.csv.parse(String(req.body));
   const types = route.csv ? '"application/json" or "text/csv"' : '"application/json"';
   throw new HttpProblem(415, 'unsupported_media_type', `Send the body with "Content-Type: ${types}".`);
 }

@@ -119,8 +119,8 @@ export const accountProfileCommand = z
 export const updateAccountCommand = z
   .object({
     ...readOnlyEcho,
-    timezone: z.string(),
-    currency: z.string(),
+    timezone: z.string().meta({ readOnly: true }),
+    currency: z.string().meta({ readOnly: true }),
     ...accountProfileFields,
     address: addressInput.partial().nullable(),
     managingDirectors: z.array(text(200)).max(20).nullable(),
@@ -128,7 +128,8 @@ export const updateAccountCommand = z
     bankAccount: bankAccountInput.partial().nullable(),
   })
   .partial()
-  .strict();
+  .strict()
+  .meta({ id: 'UpdateAccountInput' });
 
 const contactView = z.object({ email: z.string().nullable(), phone: z.string().nullable(), website: z.string().nullable() });
 const bankAccountView = z.object({ accountHolder: z.string().nullable(), iban: z.string(), bic: z.string().nullable() });
@@ -149,7 +150,7 @@ export const accountView = z.object({
   sepaCreditorId: z.string().nullable(),
   disputeResolutionText: z.string().nullable().describe('Null: invoices print the default notice (Schlichtungsstelle Energie, Verbraucherservice Energie of the Bundesnetzagentur).'),
   ...timestamps,
-});
+}).meta({ id: 'Account' });
 export type AccountView = z.output<typeof accountView>;
 
 export const userView = z.object({
@@ -160,7 +161,7 @@ export const userView = z.object({
   phone2: z.string().nullable(),
   email: z.string(),
   role: z.enum(ROLES),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+  createdAt: z.string().meta({ format: 'date-time' }),
+  updatedAt: z.string().meta({ format: 'date-time' }),
+}).meta({ id: 'User' });
 export type UserView = z.output<typeof userView>;

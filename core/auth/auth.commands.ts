@@ -7,7 +7,8 @@ export const oauthCommand = z
     grantType: z.string().min(1),
     token: z.string().min(1),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'CreateAccessTokenInput' });
 
 export type OauthCommand = z.output<typeof oauthCommand>;
 
@@ -17,7 +18,7 @@ export const tokenGrantView = z.object({
   clientId: z.string(),
   tokenType: z.literal('Bearer'),
   expiresIn: z.number().int(),
-  createdAt: z.string(),
-});
+  createdAt: z.string().meta({ format: 'date-time' }),
+}).meta({ id: 'TokenGrant' });
 
 export type TokenGrant = z.output<typeof tokenGrantView>;

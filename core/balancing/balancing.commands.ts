@@ -32,18 +32,21 @@ export const aggregatedBalanceView = z.object({
   debitorMeterId: z.uuid().nullable(),
   creditorMeterId: z.uuid().nullable(),
   kind: z.enum(FLOW_KINDS),
-  startDateTime: z.string(),
-  endDateTime: z.string(),
+  startDateTime: z.string().meta({ format: 'date-time' }),
+  endDateTime: z.string().meta({ format: 'date-time' }),
   value: z.number().describe('kWh'),
-});
+}).meta({ id: 'AggregatedBalance' });
 export type AggregatedBalanceView = z.output<typeof aggregatedBalanceView>;
 
 export const balancingStatusView = z.object({
   siteId: z.uuid(),
-  lastBalancedInterval: z.string().nullable().describe('Start of the latest balanced interval'),
+  lastBalancedInterval: z.string().nullable().meta({ format: 'date-time' }).describe('Start of the latest balanced interval'),
   incompleteIntervals: z.number().int().describe('Intervals left unbalanced because participant data is missing'),
-  firstIncompleteInterval: z.string().nullable(),
+  firstIncompleteInterval: z.string().nullable().meta({ format: 'date-time' }),
   pendingRanges: z.number().int().describe('Changed ranges waiting for the worker'),
+  heldBack: z
+    .array(z.object({ from: z.string().meta({ format: 'date-time' }), to: z.string().meta({ format: 'date-time' }), invoiceId: z.uuid() }))
+    .describe('Measurement changes from `from` to `to` (their first and last instant) inside the period of issued invoice `invoiceId`: stored, not balanced until the invoice is cancelled'),
   jobs: z.record(z.string(), z.number().int()).describe('Balancing jobs of the site by state (created, active, retry, failed, completed)'),
-});
+}).meta({ id: 'BalancingStatus' });
 export type BalancingStatusView = z.output<typeof balancingStatusView>;

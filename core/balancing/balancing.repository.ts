@@ -1,3 +1,4 @@
+import type { InvoicedPeriod } from '../domain/balancing/invoiced-periods.js';
 import type { Flow, IntervalState } from '../domain/balancing/site-balance.js';
 
 export interface DirtyRange {
@@ -16,11 +17,18 @@ export interface FlowFilter {
   creditorMeterId?: string;
 }
 
+/** A changed range inside the period of an issued invoice, not balanced while the invoice stands. */
+export interface HeldRange extends DirtyRange {
+  invoiceId: string;
+}
+
 export interface BalancingStatusRow {
   lastBalancedAt: number | null;
   incompleteIntervals: number;
   firstIncompleteAt: number | null;
+  /** Pending, not held. */
   dirtyRanges: number;
+  held: HeldRange[];
 }
 
 export interface BalancingRepository {
@@ -29,16 +37,30 @@ export interface BalancingRepository {
    * changed meters belong to and the changed range; returns those sites.
    */
   markDirty(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]>;
+  /**
+   * In the transaction of a change of the site's key or settings: records the ranges (`to` null:
+   * open) for the worker, cut at the last day balanced so far (later days get balanced when their
+   * data arrives); a range after it is left out.
+   */
+  markSiteDirty(accountId: string, siteId: string, ranges: readonly { from: number; to: number | null }[]): Promise<void>;
+  /** Invoices (kind invoice, issued or paid) of contracts on the site whose period ends after `from` (a date). */
+  invoicedPeriods(accountId: string, siteId: string, from: string): Promise<InvoicedPeriod[]>;
   /** Serialises balancing of one site across workers (until the transaction ends). */
   lockSite(accountId: string, siteId: string): Promise<void>;
-  /** Removes and returns the site's pending ranges (restored by a rollback). */
+  /** Removes and returns the site's pending ranges, not the held ones (restored by a rollback). */
   takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]>;
   /** Replaces the results of these UTC days with the given flows and interval states. */
   /** `splitOf` gives each UTC day's split at local midnight (`localDaySplit`) for the per-local-day totals. */
   replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[], splitOf: (day: string) => number): Promise<void>;
+  /** Keeps ranges held back under their invoices (the worker takes them when released). */
+  hold(accountId: string, siteId: string, held: readonly HeldRange[]): Promise<void>;
+  /** For the sweeper: ranges whose invoice is no longer issued or paid (cancelled) become pending again. */
+  releaseHeld(): Promise<void>;
+  /** The stored states of the intervals in [from, to). */
+  storedStates(accountId: string, siteId: string, from: number, to: number): Promise<IntervalState[]>;
   /** Stored flows in [from, to) matching the filter. */
   flows(accountId: string, filter: FlowFilter, from: number, to: number): Promise<StoredFlow[]>;
   status(accountId: string, siteId: string): Promise<BalancingStatusRow>;
-  /** Sites with pending ranges, for the sweeper that re-enqueues lost jobs. */
+  /** Sites with pending (not held) ranges, for the sweeper that re-enqueues lost jobs. */
   dirtySites(): Promise<{ accountId: string; siteId: string }[]>;
 }

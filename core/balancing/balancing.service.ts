@@ -1,18 +1,20 @@
 import type { AccountRepository } from '../accounts/accounts.repository.js';
 import type { Actor } from '../auth/actor.js';
 import type { MeterBalancingSetting } from '../domain/balancing/balancing-setting.js';
-import { balanceSite, type Participation } from '../domain/balancing/site-balance.js';
+import { holdBack, invoicedOverlap } from '../domain/balancing/invoiced-periods.js';
+import type { DatePeriod } from '../domain/periods.js';
+import { balanceSite, type Flow, type IntervalState, type Participation } from '../domain/balancing/site-balance.js';
 import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { dayOf } from '../domain/measurements/measurement-day.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
-import { isBalanced, type Site } from '../domain/sites/site.js';
+import { allocationKeyAt, isBalanced, type Site } from '../domain/sites/site.js';
 import { virtualValues, type CustomerMeter, type SiteMeter } from '../domain/meters/virtual-series.js';
 import type { ContractMeterRepository, ContractRepository } from '../contracts/contracts.repository.js';
 import { bucketsOf, QUARTER_HOUR_MS, type Bucket } from '../domain/time/buckets.js';
 import { queryBuckets } from '../time-series.js';
-import { calendarDateOf, localDaySplit, startOfDay } from '../domain/time/calendar-date.js';
+import { addDays, calendarDateOf, localDaySplit, startOfDay } from '../domain/time/calendar-date.js';
 import { whToKwh } from '../domain/measurements/energy.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { isUuid } from '../domain/ids.js';
 import type { MeasurementRepository } from '../measurements/measurements.repository.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
@@ -99,28 +101,59 @@ export class BalancingService {
     return this.deps.balancing.markDirty(accountId, changes);
   }
 
+  /**
+   * In the transaction of a change of a site's key or settings that alters the balancing of
+   * `periods` (dates of the account timezone): refused while an invoice covers any of them, since
+   * its billed energy would change under it; else the periods wait for the worker.
+   */
+  async rebalance(accountId: string, siteId: string, periods: readonly DatePeriod[]): Promise<void> {
+    if (periods.length === 0) return;
+    const { balancing, accounts } = this.deps;
+    const from = periods.map((period) => period.startDate).sort()[0]!;
+    const invoiced = invoicedOverlap(await balancing.invoicedPeriods(accountId, siteId, from), periods);
+    if (invoiced) {
+      throw new ConflictError(
+        'period_invoiced',
+        `Invoice ${invoiced.number} (${invoiced.invoiceId}) covers ${invoiced.startDate} to ${invoiced.endDate}, which this change would re-balance; cancel it first.`,
+      );
+    }
+    const { timezone } = (await accounts.findAccount(accountId))!;
+    const startOf = (date: string) => startOfDay(date, timezone).getTime();
+    // Dirty ranges end at their last quarter hour (inclusive).
+    await balancing.markSiteDirty(accountId, siteId, periods.map((period) => ({ from: startOf(period.startDate), to: period.endDate ? startOf(period.endDate) - QUARTER_HOUR_MS : null })));
+  }
+
   /** After commit: wake the worker for these sites (coalesced per site by the queue). */
   async schedule(accountId: string, siteIds: readonly string[]): Promise<void> {
     for (const siteId of siteIds) await this.deps.queue.enqueue(BALANCING_QUEUE, { accountId, siteId } satisfies BalanceSiteJob, siteId);
   }
 
-  /** Re-enqueues every site with pending ranges (after a crash between commit and enqueue). */
+  /** Re-enqueues every site with pending ranges (after a crash between commit and enqueue), with the held ones whose invoice was cancelled. */
   async scheduleDirtySites(): Promise<void> {
+    await this.deps.balancing.releaseHeld();
     for (const { accountId, siteId } of await this.deps.balancing.dirtySites()) await this.schedule(accountId, [siteId]);
   }
 
-  /** The worker's job: balance every pending range of one site, in one transaction. */
+  /**
+   * The worker's job: balance every pending range of one site, in one transaction. Changes inside
+   * an invoiced period are held back and its results kept: the billed energy stays as billed.
+   */
   async balanceSite(job: BalanceSiteJob): Promise<void> {
     const { balancing, sites, meters, settings, accounts, uow } = this.deps;
     await uow.transactional(async () => {
       await balancing.lockSite(job.accountId, job.siteId);
-      const ranges = await balancing.takeDirty(job.accountId, job.siteId);
+      const taken = await balancing.takeDirty(job.accountId, job.siteId);
       const site = await sites.findById(job.accountId, job.siteId);
-      if (ranges.length === 0 || !site) return;
+      if (taken.length === 0 || !site) return;
       const { timezone } = (await accounts.findAccount(job.accountId))!;
+      const invoiced = isBalanced(site.type) ? await this.invoicedInstants(job.accountId, site.id, taken, timezone) : [];
+      const { balance: ranges, held } = holdBack(taken, invoiced);
+      await balancing.hold(job.accountId, site.id, held);
+      if (ranges.length === 0) return;
       const siteMeters = await meters.findBySiteIds(job.accountId, [site.id]);
       const participations = this.participations(siteMeters, (await settings.findBySiteIds(job.accountId, [site.id])), timezone);
       const grid = siteMeters.find((m) => m.grid)?.id ?? null;
+      const keyAt = allocationKeyAt(site.allocationKeys, (date) => startOfDay(date, timezone).getTime());
       const rotation = site.balanceResolution === 'P1M' ? (b: Bucket) => monthsSince1970(b.start, timezone) : (b: Bucket) => Math.floor(b.start / QUARTER_HOUR_MS);
       const virtual = siteMeters.some(isVirtual) && site.balanceResolution === 'PT15M';
       const customerMeters = virtual ? await this.customerMeters(job.accountId, site.id, timezone) : [];
@@ -138,7 +171,8 @@ export class BalancingService {
         if (index + 1 < chunks.length) loading = this.load(job.accountId, involved, chunks[index + 1]!);
         const energy = new Map(involved.map((m) => [m.id, bucketEnergy(m.measuring, points.get(m.id) ?? [], buckets)]));
         const computed = virtual ? virtualValues(buckets, siteMeters.map(toSiteMeter), energy, participations, customerMeters) : [];
-        const result = isBalanced(site.type) ? balanceSite({ buckets, rotation, participations, energy, gridMeterId: grid }) : null;
+        const computedBalance = isBalanced(site.type) ? balanceSite({ buckets, rotation, keyAt, participations, energy, gridMeterId: grid }) : null;
+        const result = computedBalance && (await this.keepInvoiced(job.accountId, site.id, buckets, invoiced, computedBalance));
         await writing;
         const days = [...new Set(buckets.map((b) => dayOf(b.start)))];
         writing = Promise.all([
@@ -204,7 +238,27 @@ export class BalancingService {
       incompleteIntervals: row.incompleteIntervals,
       firstIncompleteInterval: iso(row.firstIncompleteAt),
       pendingRanges: row.dirtyRanges,
+      heldBack: row.held.map((h) => ({ from: new Date(h.from).toISOString(), to: new Date(h.to).toISOString(), invoiceId: h.invoiceId })),
       jobs: await this.deps.queue.jobStates(BALANCING_QUEUE, site.id),
+    };
+  }
+
+  /** The site's invoiced periods as instants, from the day before the earliest range (a reading at midnight closes the interval before). */
+  private async invoicedInstants(accountId: string, siteId: string, ranges: readonly DirtyRange[], timezone: string) {
+    const from = addDays(calendarDateOf(new Date(Math.min(...ranges.map((r) => r.from))), timezone), -1);
+    const startOf = (date: string) => startOfDay(date, timezone).getTime();
+    return (await this.deps.balancing.invoicedPeriods(accountId, siteId, from)).map((p) => ({ from: startOf(p.startDate), to: startOf(p.endDate), invoiceId: p.invoiceId }));
+  }
+
+  /** The stored results of the buckets that touch an invoiced period replace the computed ones. */
+  private async keepInvoiced(accountId: string, siteId: string, buckets: readonly Bucket[], invoiced: readonly { from: number; to: number }[], result: { flows: Flow[]; states: IntervalState[] }) {
+    const kept = new Set(buckets.filter((b) => invoiced.some((p) => p.from < b.end && b.start < p.to)).map((b) => b.start));
+    if (kept.size === 0) return result;
+    const [from, to] = [Math.min(...kept), buckets.at(-1)!.end];
+    const [flows, states] = [await this.deps.balancing.flows(accountId, { siteId }, from, to), await this.deps.balancing.storedStates(accountId, siteId, from, to)];
+    return {
+      flows: [...result.flows.filter((f) => !kept.has(f.at)), ...flows.filter((f) => kept.has(f.at))],
+      states: [...result.states.filter((s) => !kept.has(s.at)), ...states.filter((s) => kept.has(s.at))],
     };
   }
 
@@ -241,6 +295,7 @@ export class BalancingService {
           meterId: meter.id,
           direction: meter.direction,
           priority: setting.priority,
+          shareMicros: setting.shareMicros,
           from: startOfDay(setting.startDate, timezone).getTime(),
           to: setting.endDate ? startOfDay(setting.endDate, timezone).getTime() : null,
         },

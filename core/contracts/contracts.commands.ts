@@ -35,8 +35,9 @@ export const createContractCommand = z
   .object({ ...contractFields, customAttributes: customAttributesInput.default({}) })
   .strict()
   .superRefine(endAfter('startDate', 'endDate'))
-  .superRefine(endAfter('startDate', 'minimumTermEndDate'));
-export const updateContractCommand = z.object({ ...readOnlyEcho, ...contractFields }).partial().strict();
+  .superRefine(endAfter('startDate', 'minimumTermEndDate'))
+  .meta({ id: 'CreateContractInput' });
+export const updateContractCommand = z.object({ ...readOnlyEcho, ...contractFields }).partial().strict().meta({ id: 'UpdateContractInput' });
 export const listContractsQuery = pageQuery
   .extend({ siteId: z.uuid().optional(), customerId: z.uuid().optional(), electricityProductId: z.uuid().optional() })
   .strict();
@@ -47,21 +48,25 @@ export const contractView = z.object({
   electricityProductId: z.uuid(),
   siteId: z.uuid(),
   dunningBlock: z.boolean(),
-  startDate: z.string(),
-  endDate: z.string().nullable(),
-  minimumTermEndDate: z.string().nullable(),
+  startDate: z.string().meta({ format: 'date' }),
+  endDate: z.string().nullable().meta({ format: 'date' }),
+  minimumTermEndDate: z.string().nullable().meta({ format: 'date' }),
   noticePeriod: z.string().nullable(),
   renewalPeriod: z.string().nullable(),
   number: z.string(),
   customAttributes: z.record(z.string(), z.unknown()),
   ...timestamps,
-});
+}).meta({ id: 'Contract' });
 export type ContractView = z.output<typeof contractView>;
 
 const contractMeterFields = { contractId: reference, siteId: reference, meterId: reference, startDate: calendarDate, endDate: optionalEnd };
 
-export const createContractMeterCommand = z.object(contractMeterFields).strict().superRefine(endAfter('startDate', 'endDate'));
-export const updateContractMeterCommand = z.object({ ...readOnlyEcho, ...contractMeterFields }).partial().strict();
+export const createContractMeterCommand = z
+  .object(contractMeterFields)
+  .strict()
+  .superRefine(endAfter('startDate', 'endDate'))
+  .meta({ id: 'CreateContractMeterInput' });
+export const updateContractMeterCommand = z.object({ ...readOnlyEcho, ...contractMeterFields }).partial().strict().meta({ id: 'UpdateContractMeterInput' });
 export const listContractMetersQuery = pageQuery.extend({ contractId: z.uuid().optional(), meterId: z.uuid().optional(), siteId: z.uuid().optional() }).strict();
 
 export const contractMeterView = z.object({
@@ -69,8 +74,8 @@ export const contractMeterView = z.object({
   contractId: z.uuid(),
   siteId: z.uuid(),
   meterId: z.uuid(),
-  startDate: z.string(),
-  endDate: z.string().nullable(),
+  startDate: z.string().meta({ format: 'date' }),
+  endDate: z.string().nullable().meta({ format: 'date' }),
   ...timestamps,
-});
+}).meta({ id: 'ContractMeter' });
 export type ContractMeterView = z.output<typeof contractMeterView>;

@@ -14,12 +14,13 @@ const definitionFields = {
   type: z.enum(CUSTOM_ATTRIBUTE_TYPES),
 };
 
-export const createCustomAttributeCommand = z.object(definitionFields).strict();
+export const createCustomAttributeCommand = z.object(definitionFields).strict().meta({ id: 'CreateCustomAttributeInput' });
 
 export const updateCustomAttributeCommand = z
-  .object({ id: z.string(), createdAt: z.string(), updatedAt: z.string(), ...definitionFields })
+  .object({ id: z.string().meta({ readOnly: true }), createdAt: z.string().meta({ readOnly: true }), updatedAt: z.string().meta({ readOnly: true }), ...definitionFields })
   .partial()
-  .strict();
+  .strict()
+  .meta({ id: 'UpdateCustomAttributeInput' });
 
 export const listCustomAttributesQuery = pageQuery.extend({ entity: z.enum(CUSTOM_ATTRIBUTE_ENTITIES).optional() }).strict();
 
@@ -29,7 +30,7 @@ export const customAttributeView = z.object({
   name: z.string(),
   entity: z.enum(CUSTOM_ATTRIBUTE_ENTITIES),
   type: z.enum(CUSTOM_ATTRIBUTE_TYPES),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+  createdAt: z.string().meta({ format: 'date-time' }),
+  updatedAt: z.string().meta({ format: 'date-time' }),
+}).meta({ id: 'CustomAttribute' });
 export type CustomAttributeView = z.output<typeof customAttributeView>;

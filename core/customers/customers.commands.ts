@@ -50,12 +50,14 @@ export const createCustomerCommand = z
     if (!customer.companyName && !customer.lastName) {
       ctx.addIssue({ code: 'custom', path: ['companyName'], message: 'Give companyName or lastName.', params: { code: 'company_name_or_last_name_required' } });
     }
-  });
+  })
+  .meta({ id: 'CreateCustomerInput' });
 
 export const updateCustomerCommand = z
   .object({ ...readOnlyEcho, ...customerFields, address: addressInput.partial().nullable(), deliveryAddress: addressInput.partial().nullable() })
   .partial()
-  .strict();
+  .strict()
+  .meta({ id: 'UpdateCustomerInput' });
 
 export const listCustomersQuery = pageQuery;
 
@@ -88,5 +90,5 @@ export const customerView = z.object({
   invoiceFormat: z.enum(INVOICE_FORMATS),
   customAttributes: z.record(z.string(), z.unknown()),
   ...timestamps,
-});
+}).meta({ id: 'Customer' });
 export type CustomerView = z.output<typeof customerView>;

@@ -15,9 +15,9 @@ export const eventView = z.object({
   id: z.uuid(),
   type: z.enum(EVENT_TYPES),
   userId: z.uuid().nullable(),
-  timestamp: z.string(),
+  timestamp: z.string().meta({ format: 'date-time' }),
   accountId: z.uuid(),
   siteIds: z.array(z.uuid()),
   data: z.record(z.string(), z.unknown()),
-});
+}).meta({ id: 'Event' });
 export type EventView = z.output<typeof eventView>;

@@ -23,9 +23,12 @@ export const ingestCommand = z
       .min(1)
       .max(MAX_ITEMS_PER_UPLOAD),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'IngestMeasurementsInput' });
 
-export const ingestResultView = z.object({ inserted: z.number().int(), updated: z.number().int(), unchanged: z.number().int() });
+export const ingestResultView = z
+  .object({ inserted: z.number().int(), updated: z.number().int(), unchanged: z.number().int() })
+  .meta({ id: 'IngestResult' });
 export type IngestResult = z.output<typeof ingestResultView>;
 
 const range = {
@@ -43,14 +46,16 @@ export const aggregateMeasurementsQuery = z
   .strict()
   .superRefine(endAfterStart);
 
-export const measurementView = z.object({ meterId: z.uuid(), timestamp: z.string(), value: z.number(), obis: z.string() });
+export const measurementView = z
+  .object({ meterId: z.uuid(), timestamp: z.string().meta({ format: 'date-time' }), value: z.number(), obis: z.string() })
+  .meta({ id: 'Measurement' });
 export type MeasurementView = z.output<typeof measurementView>;
 
 export const aggregatedMeasurementView = z.object({
   meterId: z.uuid(),
-  startDateTime: z.string(),
-  endDateTime: z.string(),
+  startDateTime: z.string().meta({ format: 'date-time' }),
+  endDateTime: z.string().meta({ format: 'date-time' }),
   value: z.number().describe('kWh'),
   complete: z.boolean().describe('Every quarter hour of the bucket is known'),
-});
+}).meta({ id: 'AggregatedMeasurement' });
 export type AggregatedMeasurementView = z.output<typeof aggregatedMeasurementView>;

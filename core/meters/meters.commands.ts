@@ -65,12 +65,16 @@ const meterFields = {
   customAttributes: customAttributesInput,
 };
 
-export const createMeterCommand = z.object({ ...meterFields, customAttributes: customAttributesInput.default({}) }).strict();
+export const createMeterCommand = z
+  .object({ ...meterFields, customAttributes: customAttributesInput.default({}) })
+  .strict()
+  .meta({ id: 'CreateMeterInput' });
 
 export const updateMeterCommand = z
   .object({ ...readOnlyEcho, ...meterFields, grid: z.boolean().nullable() })
   .partial()
-  .strict();
+  .strict()
+  .meta({ id: 'UpdateMeterInput' });
 
 export const listMetersQuery = pageQuery.extend({ siteId: z.uuid().optional() }).strict();
 
@@ -89,11 +93,11 @@ export const meterView = z.object({
   serial: z.string().nullable(),
   marketLocationId: z.string().nullable(),
   meteringPointId: z.string().nullable(),
-  startDate: z.string(),
+  startDate: z.string().meta({ format: 'date-time' }),
   measuring: z.enum(MEASURING),
   grid: z.boolean(),
   formula: z.array(formulaComponent).nullable(),
   customAttributes: z.record(z.string(), z.unknown()),
   ...timestamps,
-});
+}).meta({ id: 'Meter' });
 export type MeterView = z.output<typeof meterView>;

@@ -8,9 +8,10 @@ export const createMpoCommand = z
     provider: z.string().trim().min(1).max(100),
     name: z.string().trim().min(1).max(200),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'CreateMpoInput' });
 
 export const listMposQuery = pageQuery;
 
-export const mpoView = z.object({ id: z.uuid(), channel: z.string(), provider: z.string(), name: z.string(), ...timestamps });
+export const mpoView = z.object({ id: z.uuid(), channel: z.string(), provider: z.string(), name: z.string(), ...timestamps }).meta({ id: 'Mpo' });
 export type MpoView = z.output<typeof mpoView>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { normaliseBic, normaliseIban } from '../domain/payments/bank-account.js';
 import { PAYMENT_METHOD_TYPES } from '../domain/payments/payment-method.js';
+import { isSepaIdentifier } from '../domain/payments/sepa-text.js';
 import { calendarDate, normalised, optionalText, readOnlyEcho, reference, timestamps } from '../field-formats.js';
 import { pageQuery } from '../pagination.js';
 
@@ -10,7 +11,13 @@ const paymentMethodFields = {
   accountHolder: optionalText,
   iban: normalised(normaliseIban, 'invalid_iban', 'Expected an IBAN with a valid country format and ISO 13616 check digits.'),
   bic: normalised(normaliseBic, 'invalid_bic', 'Expected a BIC of 8 or 11 characters (ISO 9362).'),
-  mandateReference: z.string().trim().min(1).max(35).nullish().transform((v) => v ?? null),
+  mandateReference: z
+    .string()
+    .trim()
+    .min(1)
+    .refine(isSepaIdentifier, { message: "A SEPA mandate reference: at most 35 characters of a-z A-Z 0-9 / - ? : ( ) . , ' + and space, not starting or ending with \"/\", without \"//\".", params: { code: 'invalid_mandate_reference' } })
+    .nullish()
+    .transform((v) => v ?? null),
   mandateSignedAt: calendarDate.nullish().transform((v) => v ?? null),
   isDefault: z.boolean(),
 };
@@ -28,8 +35,9 @@ export const createPaymentMethodCommand = z
         ctx.addIssue({ code: 'custom', path: [field], message: `A sepa_direct_debit payment method needs ${field}.`, params: { code: 'required_for_direct_debit' } });
       }
     }
-  });
-export const updatePaymentMethodCommand = z.object({ ...readOnlyEcho, ...paymentMethodFields }).partial().strict();
+  })
+  .meta({ id: 'CreatePaymentMethodInput' });
+export const updatePaymentMethodCommand = z.object({ ...readOnlyEcho, ...paymentMethodFields }).partial().strict().meta({ id: 'UpdatePaymentMethodInput' });
 export const listPaymentMethodsQuery = pageQuery.extend({ customerId: z.uuid().optional() }).strict();
 
 export const paymentMethodView = z.object({
@@ -40,8 +48,8 @@ export const paymentMethodView = z.object({
   iban: z.string().nullable(),
   bic: z.string().nullable(),
   mandateReference: z.string().nullable(),
-  mandateSignedAt: z.string().nullable(),
+  mandateSignedAt: z.string().nullable().meta({ format: 'date' }),
   isDefault: z.boolean(),
   ...timestamps,
-});
+}).meta({ id: 'PaymentMethod' });
 export type PaymentMethodView = z.output<typeof paymentMethodView>;

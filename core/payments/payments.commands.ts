@@ -20,7 +20,7 @@ const paymentFields = {
   contractId: reference,
   amount: money('positive'),
   type: z.enum(PAYMENT_TYPES),
-  state: z.enum(PAYMENT_STATES),
+  state: z.enum(PAYMENT_STATES).describe('submitted is set by payment runs only (400 state_not_allowed): a client records the outcome of a submitted payment, received or failed'),
   dueDate: calendarDate
     .nullish()
     .transform((v) => v ?? null)
@@ -43,13 +43,17 @@ export const createPaymentCommand = z
     if (payment.state !== 'received' && payment.receivedAt !== null) {
       ctx.addIssue({ code: 'custom', path: ['receivedAt'], message: `A ${payment.state} payment has no receivedAt.`, params: { code: 'received_at_without_receipt' } });
     }
-  });
+  })
+  .meta({ id: 'CreatePaymentInput' });
 export type CreatePaymentCommand = z.output<typeof createPaymentCommand>;
 /** The batch as parsed: its items are parsed one by one (`parseEach`) so every invalid one is named. */
 export const paymentsBatchEnvelope = z.object({ payments: z.array(z.unknown()).min(1) }).strict();
 /** The batch as documented. */
-export const createPaymentsBatchCommand = z.object({ payments: z.array(createPaymentCommand).min(1).max(MAX_PAYMENTS_PER_BATCH) }).strict();
-export const updatePaymentCommand = z.object({ ...readOnlyEcho, ...paymentFields }).partial().strict();
+export const createPaymentsBatchCommand = z
+  .object({ payments: z.array(createPaymentCommand).min(1).max(MAX_PAYMENTS_PER_BATCH) })
+  .strict()
+  .meta({ id: 'CreatePaymentsBatchInput' });
+export const updatePaymentCommand = z.object({ ...readOnlyEcho, ...paymentFields }).partial().strict().meta({ id: 'UpdatePaymentInput' });
 export const listPaymentsQuery = pageQuery
   .extend({
     contractId: z.uuid().optional(),
@@ -66,13 +70,13 @@ export const paymentView = z.object({
   amount: z.string(),
   type: z.enum(PAYMENT_TYPES),
   state: z.enum(PAYMENT_STATES),
-  dueDate: z.string(),
-  receivedAt: z.string().nullable(),
+  dueDate: z.string().meta({ format: 'date' }),
+  receivedAt: z.string().nullable().meta({ format: 'date-time' }),
   paymentMethodId: z.uuid().nullable(),
   reference: z.string().nullable(),
   invoiceId: z.uuid().nullable(),
-  lockedAt: z.string().nullable(),
+  lockedAt: z.string().nullable().meta({ format: 'date-time' }),
   ...timestamps,
-});
+}).meta({ id: 'Payment' });
 export type PaymentView = z.output<typeof paymentView>;
-export const paymentBatchView = z.object({ data: z.array(paymentView), total: z.number().int() });
+export const paymentBatchView = z.object({ data: z.array(paymentView), total: z.number().int() }).meta({ id: 'PaymentBatch' });

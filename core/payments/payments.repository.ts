@@ -60,8 +60,8 @@ export interface UpcomingPrepayment extends UpcomingPrepaymentsKey {
 
 export interface PaymentRepository extends ResourceRepository<Payment, PaymentFilter> {
   /**
-   * Per key: the contract's pending prepayments due after `after`, earliest first, at most `limit`
-   * of them — one statement for any number of keys.
+   * Per key: the contract's prepayments still to collect (pending or submitted) due after `after`,
+   * earliest first, at most `limit` of them — one statement for any number of keys.
    */
   upcomingPrepayments(accountId: string, keys: readonly UpcomingPrepaymentsKey[], limit: number): Promise<UpcomingPrepayment[]>;
   /** The payments naming these invoices. */
@@ -71,17 +71,25 @@ export interface PaymentRepository extends ResourceRepository<Payment, PaymentFi
   /** Stages many payments; they are written together when the unit of work commits. */
   addAll(payments: readonly Payment[]): void;
   /**
+   * Writes the changes staged so far, then stages these payments: a payment that replaces a failed
+   * one takes the due date the failed one gives up in the one-prepayment-per-due-date index, which
+   * a commit writing inserts before updates would refuse.
+   */
+  addAfterStaged(payments: readonly Payment[]): Promise<void>;
+  /**
    * These payments as stored now, their rows locked until the transaction ends (in id order): what
-   * an invoice locks or unlocks, changed on the loaded payments and written by the unit of work.
+   * an invoice locks or unlocks, or an update changes, changed on the loaded payments and written
+   * by the unit of work.
    */
   lockByIds(accountId: string, ids: readonly string[]): Promise<Payment[]>;
   /**
    * Inserts the prepayments whose due date the contract has no prepayment for yet (a unique
    * constraint decides, so concurrent requests never create two). Answers the ids of the
-   * contract's prepayments on all the given due dates, and those of the ones it created.
+   * contract's prepayments on all the given due dates (not the failed ones, which others replace),
+   * and those of the ones it created.
    */
   ensurePrepayments(request: EnsurePrepayments): Promise<{ paymentIds: string[]; createdIds: string[] }>;
-  /** Which of these (contract, due date) pairs already have a prepayment other than `exceptId`. */
+  /** Which of these (contract, due date) pairs already have a prepayment other than `exceptId` that has not failed. */
   prepaymentsDue(accountId: string, keys: readonly PrepaymentKey[], exceptId?: string): Promise<PrepaymentKey[]>;
 }
 

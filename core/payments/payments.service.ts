@@ -5,7 +5,8 @@ import type { Clock } from '../clock.js';
 import type { ContractRepository } from '../contracts/contracts.repository.js';
 import { parseCents } from '../domain/billing/money.js';
 import type { Contract } from '../domain/contracts/contract.js';
-import { Payment } from '../domain/payments/payment.js';
+import { holdsPrepaymentDueDate, Payment } from '../domain/payments/payment.js';
+import { judgePaymentChange, replacementOf, type PaymentRefusal } from '../domain/payments/payment-outcome.js';
 import { isSettled, type Invoice } from '../domain/billing/invoice.js';
 import { calendarDateOf } from '../domain/time/calendar-date.js';
 import type { InvoiceIssuer } from '../billing/invoices/invoice-issuer.js';
@@ -38,11 +39,27 @@ export interface PaymentsDependencies {
   uow: UnitOfWork;
   clock: Clock;
   outbox: EventOutbox;
+  /** Called in the transaction with the payments that just left `submitted` (the bank's outcome). */
+  onOutcome?: (actor: Actor, payments: readonly Payment[]) => Promise<void>;
 }
 
 type PaymentFields = Omit<CreatePaymentCommand, 'lockedAt'>;
 type DatedPayment = PaymentFields & { dueDate: string };
 type Item = { index: number; value: DatedPayment };
+const COMPARED_FIELDS = ['contractId', 'amount', 'type', 'dueDate', 'receivedAt', 'paymentMethodId', 'reference', 'invoiceId'] as const;
+/** What a command sets of a stored payment. */
+type StoredFields = Pick<Payment, (typeof COMPARED_FIELDS)[number] | 'state'>;
+const comparable = (value: unknown): string | null => (value instanceof Date ? value.toISOString() : value === null ? null : String(value));
+
+/** The fields besides `state` that a change alters. */
+function changedFields(payment: Payment, next: StoredFields): string[] {
+  return COMPARED_FIELDS.filter((field) => comparable(payment[field]) !== comparable(next[field]));
+}
+
+/** A refused state is a bad value of the request (400, on `state`); the others conflict with the payment as it is (409). */
+function refusalError(refusal: PaymentRefusal): Error {
+  return refusal.code === 'state_not_allowed' ? new ValidationError([{ path: 'state', code: refusal.code, message: refusal.message }]) : new ConflictError(refusal.code, refusal.message);
+}
 
 /**
  * Prepayments always name their due date (the command requires it); a payment or refund without
@@ -53,7 +70,10 @@ function withDueDate(command: PaymentFields, recordedAt: Date, timeZone: string)
   return { ...command, dueDate };
 }
 
-/** Payments of contracts: created one by one or in all-or-nothing batches, immutable once locked. */
+/**
+ * Payments of contracts: created one by one or in all-or-nothing batches, changed within the
+ * rules of `judgePaymentChange`, with what a failure sets off (invoices reopened, amounts due again).
+ */
 export class PaymentsService implements ResourceService<PaymentView> {
   constructor(private readonly deps: PaymentsDependencies) {}
 
@@ -86,10 +106,9 @@ export class PaymentsService implements ResourceService<PaymentView> {
 
   async update(actor: Actor, id: string, patch: unknown): Promise<PaymentView> {
     return this.deps.uow.transactional(async () => {
-      const payment = await loadOwned(this.deps.payments, actor, 'payment', id);
-      if (payment.lockedAt) {
-        throw new ConflictError('payment_locked', `The payment was locked at ${payment.lockedAt.toISOString()} by an invoice and cannot change; record a new payment instead.`);
-      }
+      await loadOwned(this.deps.payments, actor, 'payment', id);
+      // Two requests recording one outcome at once would both set off its follow-ups: the later waits and sees the earlier's.
+      const payment = (await this.deps.payments.lockByIds(actor.accountId, [id]))[0]!;
       const { lockedAt: _locked, ...current } = presentPayment(payment);
       const now = this.deps.clock.now();
       const { merged } = mergeUpdate({
@@ -102,10 +121,20 @@ export class PaymentsService implements ResourceService<PaymentView> {
         },
       });
       const dated = withDueDate(merged, payment.createdAt, await this.timeZoneOf(actor));
-      const siteOf = await this.check(actor, [{ index: 0, value: dated }], () => '', [], id);
-      Object.assign(payment, this.fields(dated, now), { updatedAt: now });
+      const next = this.fields(dated, now);
+      const verdict = judgePaymentChange({ type: next.type, from: payment.state, to: next.state, lockedAt: payment.lockedAt, changed: changedFields(payment, next) });
+      if (!verdict.ok) throw refusalError(verdict.refusal);
+      const siteOf = await this.check(actor, [{ index: 0, value: dated }], () => '', [], payment);
+      Object.assign(payment, next, { updatedAt: now });
       const [view] = await recordPayments(this.deps.outbox, causedBy(actor), 'payment.updated', [payment], siteOf);
-      await this.settle(actor, [payment]);
+      const { outcome, reopenInvoice, dueAgain } = verdict.followUps;
+      if (dueAgain) {
+        const replacement = replacementOf(payment, randomUUID(), now);
+        await this.deps.payments.addAfterStaged([replacement]);
+        await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', [replacement], siteOf);
+      }
+      await this.settle(actor, [payment], reopenInvoice);
+      if (outcome) await this.deps.onOutcome?.(actor, [payment]);
       return view!;
     });
   }
@@ -120,7 +149,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
       const now = this.deps.clock.now();
       const timeZone = await this.timeZoneOf(actor);
       const items = commands.map(({ index, value }) => ({ index, value: withDueDate(value, now, timeZone) }));
-      const siteOf = await this.check(actor, items, pathOf, shapeErrors);
+      const siteOf = await this.check(actor, items, pathOf, [...shapeErrors, ...stateErrors(items, pathOf)]);
       const payments = items.map(({ value }) =>
         Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
       );
@@ -135,47 +164,67 @@ export class PaymentsService implements ResourceService<PaymentView> {
     return (await this.deps.accounts.findAccount(actor.accountId))!.timezone;
   }
 
-  private fields(command: DatedPayment, now: Date) {
+  private fields(command: DatedPayment, now: Date): StoredFields {
     const { contractId, type, state, dueDate, paymentMethodId, reference, invoiceId } = command;
     const receivedAt = state === 'received' ? (command.receivedAt ? new Date(command.receivedAt) : now) : null;
     return { contractId, amount: parseCents(command.amount)!, type, state, dueDate, receivedAt, paymentMethodId, reference, invoiceId };
   }
 
-  /** Marks the issued invoices these payments name `paid` once their received payments cover them (`invoice.paid`). */
-  private async settle(actor: Actor, payments: readonly Payment[]): Promise<void> {
+  /**
+   * Marks the issued invoices these payments name `paid` once their received payments cover them
+   * (`invoice.paid`); with `reopen`, a paid one they no longer cover is issued again (`invoice.reopened`).
+   */
+  private async settle(actor: Actor, payments: readonly Payment[], reopen = false): Promise<void> {
     const invoiceIds = unique(payments.flatMap((p) => (p.invoiceId ? [p.invoiceId] : [])));
     if (invoiceIds.length === 0) return;
-    const invoices = (await this.deps.invoices.findByIds(actor.accountId, invoiceIds)).filter((i) => i.state === 'issued');
+    const invoices = (await this.deps.invoices.findByIds(actor.accountId, invoiceIds)).filter((i) => i.state === 'issued' || (reopen && i.state === 'paid'));
     const settling = await this.deps.payments.findByInvoiceIds(actor.accountId, invoices.map((i) => i.id));
     const now = this.deps.clock.now();
     const paid: Invoice[] = [];
+    const reopened: Invoice[] = [];
     for (const invoice of invoices) {
-      if (isSettled(invoice.amountDue, settling.filter((p) => p.invoiceId === invoice.id)) && invoice.markPaid(now).ok) paid.push(invoice);
+      const settled = isSettled(invoice.amountDue, settling.filter((p) => p.invoiceId === invoice.id));
+      if (settled && invoice.markPaid(now).ok) paid.push(invoice);
+      else if (!settled && invoice.reopen(now).ok) reopened.push(invoice);
     }
     if (paid.length > 0) await this.deps.issuer.record(actor.accountId, 'invoice.paid', paid, actor.userId);
+    if (reopened.length > 0) await this.deps.issuer.record(actor.accountId, 'invoice.reopened', reopened, actor.userId);
   }
 
   /**
    * Every invalid item at once (shape and references), then one prepayment per contract and due
-   * date. Answers the site of each contract, for the events.
+   * date. `changing` is the stored payment an update changes. Answers the site of each contract,
+   * for the events.
    */
   private async check(
     actor: Actor,
     items: readonly Item[],
     pathOf: (index: number) => string,
     shapeErrors: readonly FieldError[],
-    exceptId?: string,
+    changing?: Payment,
   ): Promise<(contractId: string) => string> {
     const commands = items.map((item) => item.value);
     const contracts = new Map((await this.deps.contracts.findByIds(actor.accountId, unique(commands.map((c) => c.contractId)))).map((c) => [c.id, c]));
-    const errors = [...shapeErrors, ...(await this.referenceErrors(actor, items, contracts, pathOf))].sort((x, y) => x.path.localeCompare(y.path, 'en', { numeric: true }));
+    const errors = [...shapeErrors, ...(await this.referenceErrors(actor, items, contracts, pathOf, changing?.invoiceId ?? null))].sort((x, y) =>
+      x.path.localeCompare(y.path, 'en', { numeric: true }),
+    );
     if (errors.length > 0) throw new ValidationError(errors);
-    await this.assertOnePrepaymentPerDueDate(actor, items, pathOf, exceptId);
+    await this.assertOnePrepaymentPerDueDate(actor, items, pathOf, changing?.id);
     return (contractId) => contracts.get(contractId)!.siteId;
   }
 
-  /** Contracts (loaded by `check`), and payment methods of the contract's customer in one more query. */
-  private async referenceErrors(actor: Actor, items: readonly Item[], contracts: ReadonlyMap<string, Contract>, pathOf: (index: number) => string): Promise<FieldError[]> {
+  /**
+   * Contracts (loaded by `check`), and payment methods of the contract's customer in one more
+   * query. An invoice must be issued when a payment comes to name it; one it already names may
+   * since have been cancelled (a refund of a cancelled invoice is still paid out).
+   */
+  private async referenceErrors(
+    actor: Actor,
+    items: readonly Item[],
+    contracts: ReadonlyMap<string, Contract>,
+    pathOf: (index: number) => string,
+    namedInvoiceId: string | null,
+  ): Promise<FieldError[]> {
     const methodIds = unique(items.flatMap(({ value }) => (value.paymentMethodId ? [value.paymentMethodId] : [])));
     const methods = new Map((await this.deps.paymentMethods.findByIds(actor.accountId, methodIds)).map((m) => [m.id, m]));
     const invoiceIds = unique(items.flatMap(({ value }) => (value.invoiceId ? [value.invoiceId] : [])));
@@ -196,7 +245,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
         const path = `${pathOf(index)}invoiceId`;
         if (!invoice) found.push({ path, code: 'reference_not_found', message: `No invoice with id ${command.invoiceId}.` });
         else if (contract && invoice.contractId !== contract.id) found.push({ path, code: 'invoice_of_other_contract', message: `Invoice ${invoice.id} bills another contract.` });
-        else if (invoice.kind !== 'invoice' || !['issued', 'paid'].includes(invoice.state)) {
+        else if (invoice.id !== namedInvoiceId && (invoice.kind !== 'invoice' || !['issued', 'paid'].includes(invoice.state))) {
           found.push({ path, code: 'invoice_not_issued', message: `Invoice ${invoice.id} is a ${invoice.state} ${invoice.kind.replace('_', ' ')}; payments settle issued invoices.` });
         }
       }
@@ -206,7 +255,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
 
   /** The friendly answer; the partial unique index on (contract, due date) is what guarantees it. */
   private async assertOnePrepaymentPerDueDate(actor: Actor, items: readonly Item[], pathOf: (index: number) => string, exceptId?: string): Promise<void> {
-    const prepayments = items.filter(({ value }) => value.type === 'prepayment').map(({ index, value }) => ({ index, value, key: `${value.contractId}/${value.dueDate}` }));
+    const prepayments = items.filter(({ value }) => holdsPrepaymentDueDate(value)).map(({ index, value }) => ({ index, value, key: `${value.contractId}/${value.dueDate}` }));
     const existing = await this.deps.payments.prepaymentsDue(actor.accountId, prepayments.map(({ value }) => value), exceptId);
     const taken = new Set(existing.map((p) => `${p.contractId}/${p.dueDate}`));
     const seen = new Set<string>();
@@ -223,3 +272,11 @@ export class PaymentsService implements ResourceService<PaymentView> {
 }
 
 const unique = (ids: readonly string[]) => [...new Set(ids)];
+
+/** The states new payments may not start in (`judgePaymentChange`), as field errors. */
+function stateErrors(items: readonly Item[], pathOf: (index: number) => string): FieldError[] {
+  return items.flatMap(({ index, value }) => {
+    const verdict = judgePaymentChange({ type: value.type, from: null, to: value.state, lockedAt: null, changed: [] });
+    return verdict.ok ? [] : [{ path: `${pathOf(index)}state`, code: verdict.refusal.code, message: verdict.refusal.message }];
+  });
+}

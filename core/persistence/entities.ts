@@ -11,6 +11,7 @@ import { CustomerEntity } from './customers/customer.persistence.js';
 import { MeasurementDayEntity, SparseReadingEntity } from './measurements/measurement.persistence.js';
 import { MeterEntity } from './meters/meter.persistence.js';
 import { PaymentEntity, PaymentMethodEntity, PrepaymentAmountEntity, PrepaymentRequestEntity } from './payments/payment.persistence.js';
+import { PaymentRunEntity, PaymentRunItemEntity } from './payments/payment-run.persistence.js';
 import { EventEntity } from './events/event.persistence.js';
 import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookLeaseEntity } from './webhooks/webhook.persistence.js';
 import { MpoEntity } from './mpos/mpo.persistence.js';
@@ -56,4 +57,6 @@ export const entities = [
   InvoiceCounterEntity,
   InvoicePdfEntity,
   InvoiceEInvoiceEntity,
+  PaymentRunEntity,
+  PaymentRunItemEntity,
 ];

@@ -48,11 +48,12 @@ const productFields = {
   fuelMix: fuelMix.nullish().transform((v) => v ?? null),
 };
 
-export const createProductCommand = z.object(productFields).strict();
+export const createProductCommand = z.object(productFields).strict().meta({ id: 'CreateElectricityProductInput' });
 export const updateProductCommand = z
   .object({ ...readOnlyEcho, ...productFields, prepaymentConfiguration: prepaymentConfiguration.partial().nullable(), fuelMix: fuelMix.partial().nullable() })
   .partial()
-  .strict();
+  .strict()
+  .meta({ id: 'UpdateElectricityProductInput' });
 
 export const listProductsQuery = pageQuery;
 
@@ -72,5 +73,5 @@ export const productView = z.object({
     })
     .nullable(),
   ...timestamps,
-});
+}).meta({ id: 'ElectricityProduct' });
 export type ProductView = z.output<typeof productView>;

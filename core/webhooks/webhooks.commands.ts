@@ -32,8 +32,9 @@ const endpointFields = {
 
 export const createWebhookEndpointCommand = z
   .object({ ...endpointFields, headers: headers.default({}), enabled: endpointFields.enabled.default(true) })
-  .strict();
-export const updateWebhookEndpointCommand = z.object({ ...readOnlyEcho, ...endpointFields }).partial().strict();
+  .strict()
+  .meta({ id: 'CreateWebhookEndpointInput' });
+export const updateWebhookEndpointCommand = z.object({ ...readOnlyEcho, ...endpointFields }).partial().strict().meta({ id: 'UpdateWebhookEndpointInput' });
 export const listWebhookEndpointsQuery = pageQuery;
 
 export const webhookEndpointView = z.object({
@@ -43,10 +44,10 @@ export const webhookEndpointView = z.object({
   headers: z.record(z.string(), z.string()),
   enabled: z.boolean(),
   ...timestamps,
-});
+}).meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpointView = z.output<typeof webhookEndpointView>;
 /** Creation and rotation: the only answers that carry the secret. */
-export const webhookEndpointWithSecretView = webhookEndpointView.extend({ secret: z.string() });
+export const webhookEndpointWithSecretView = webhookEndpointView.extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' });
 export type WebhookEndpointWithSecretView = z.output<typeof webhookEndpointWithSecretView>;
 
 export const listDeliveriesQuery = pageQuery.extend({ state: z.enum(DELIVERY_STATES).optional() }).strict();
@@ -56,9 +57,9 @@ export const deliveryView = z.object({
   eventId: z.uuid(),
   eventType: z.string(),
   state: z.enum(DELIVERY_STATES),
-  attempts: z.array(z.object({ attemptedAt: z.string(), statusCode: z.number().int().nullable(), durationMs: z.number().int(), error: z.string().nullable() })),
-  nextAttemptAt: z.string().nullable(),
-  deliveredAt: z.string().nullable(),
-  createdAt: z.string(),
-});
+  attempts: z.array(z.object({ attemptedAt: z.string().meta({ format: 'date-time' }), statusCode: z.number().int().nullable(), durationMs: z.number().int(), error: z.string().nullable() })),
+  nextAttemptAt: z.string().nullable().meta({ format: 'date-time' }),
+  deliveredAt: z.string().nullable().meta({ format: 'date-time' }),
+  createdAt: z.string().meta({ format: 'date-time' }),
+}).meta({ id: 'WebhookDelivery' });
 export type DeliveryView = z.output<typeof deliveryView>;

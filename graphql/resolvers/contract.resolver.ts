@@ -4,6 +4,7 @@ import type { BalancingSettingView } from '../../core/balancing/balancing-settin
 import type { ContractMeterView, ContractView } from '../../core/contracts/contracts.commands.js';
 import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
+import { DateScalar } from '../scalars.js';
 import { ListArgs } from '../types/common.types.js';
 import {
   BalancingSettingInput,
@@ -67,8 +68,8 @@ export class ContractResolver extends crudResolver({
   @FieldResolver(() => InvoiceDraftType, { description: 'A preview of the invoice for [periodStart, periodEnd): the bill run computes it the same way' })
   draftInvoice(
     @Root() contract: ContractView,
-    @Arg('periodStart', () => String) periodStart: string,
-    @Arg('periodEnd', () => String) periodEnd: string,
+    @Arg('periodStart', () => DateScalar) periodStart: string,
+    @Arg('periodEnd', () => DateScalar) periodEnd: string,
     @Ctx() { actor, services }: GraphQLContext,
   ) {
     return services.invoiceDrafts.preview(actor, contract.id, { periodStart, periodEnd });

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { pageOf } from '../../core/pagination.js';
 import type { CustomerView } from '../../core/customers/customers.commands.js';
 import { toPlain, type GraphQLContext } from '../context.js';
-import { crudResolver } from '../crud-resolver.js';
+import { crudResolver, NOT_FOUND } from '../crud-resolver.js';
 import { InvoiceType } from '../types/invoice.types.js';
 import { PaymentMethodType } from '../types/payment.types.js';
 import { AccountInput, AccountType, CustomAttributeInput, CustomAttributeListArgs, CustomAttributeListType, CustomAttributeType, UserListType, UserType } from '../types/account.types.js';
@@ -68,7 +68,7 @@ export class UserResolver extends crudResolver({
   args: ListArgs,
   service: ({ services }) => services.users,
 }) {
-  @Query(() => AccountType)
+  @Query(() => AccountType, { nullable: true, description: NOT_FOUND })
   account(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
     return services.users.getAccount(actor, id);
   }

@@ -3,6 +3,7 @@ import { pageOf } from '../../core/pagination.js';
 import type { InvoiceView } from '../../core/billing/invoices/invoices.commands.js';
 import { toPlain, type GraphQLContext } from '../context.js';
 import { crudResolver } from '../crud-resolver.js';
+import { EInvoiceProfileEnum } from '../enums.js';
 import { ListArgs } from '../types/common.types.js';
 import {
   BillRunInput,
@@ -55,9 +56,9 @@ export class InvoiceResolver extends crudResolver({
 
   @FieldResolver(() => String, {
     nullable: true,
-    description: 'The EN 16931 e-invoice as UN/CEFACT CII D16B XML, like GET /v1/invoices/{id}/e-invoice: profile xrechnung (XRechnung 3.0 CIUS, default) or en16931; errors invoice_not_issued for a draft, e_invoice_incomplete',
+    description: 'The EN 16931 e-invoice as UN/CEFACT CII D16B XML, like GET /v1/invoices/{id}/e-invoice; errors invoice_not_issued for a draft, e_invoice_incomplete',
   })
-  async eInvoice(@Root() invoice: InvoiceView, @Arg('profile', () => String, { nullable: true, defaultValue: 'xrechnung' }) profile: string | null, @Ctx() { actor, services }: GraphQLContext) {
+  async eInvoice(@Root() invoice: InvoiceView, @Arg('profile', () => EInvoiceProfileEnum, { nullable: true, defaultValue: 'xrechnung' }) profile: string | null, @Ctx() { actor, services }: GraphQLContext) {
     return (await services.invoices.eInvoice(actor, invoice.id, { profile: profile ?? undefined })).xml;
   }
 

@@ -1,4 +1,6 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { CustomAttributeEntityEnum, CustomAttributeTypeEnum, RoleEnum } from '../enums.js';
+import { DateTimeScalar } from '../scalars.js';
 import { AddressInput, AddressType, ListArgs } from './common.types.js';
 
 @ObjectType('CustomAttribute')
@@ -6,10 +8,10 @@ export class CustomAttributeType {
   @Field(() => ID) id!: string;
   @Field(() => String) title!: string;
   @Field(() => String) name!: string;
-  @Field(() => String, { description: 'site, customer, meter, contract or price_component' }) entity!: string;
-  @Field(() => String, { description: 'text, number, date, date_time or boolean' }) type!: string;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => CustomAttributeEntityEnum) entity!: string;
+  @Field(() => CustomAttributeTypeEnum) type!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('CustomAttributeList')
@@ -20,15 +22,15 @@ export class CustomAttributeListType {
 
 @ArgsType()
 export class CustomAttributeListArgs extends ListArgs {
-  @Field(() => String, { nullable: true }) entity?: string;
+  @Field(() => CustomAttributeEntityEnum, { nullable: true }) entity?: string;
 }
 
 @InputType('CustomAttributeInput')
 export class CustomAttributeInput {
   @Field(() => String, { nullable: true }) title?: string | null;
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) entity?: string | null;
-  @Field(() => String, { nullable: true }) type?: string | null;
+  @Field(() => CustomAttributeEntityEnum, { nullable: true }) entity?: string | null;
+  @Field(() => CustomAttributeTypeEnum, { nullable: true }) type?: string | null;
 }
 
 @ObjectType('User')
@@ -39,9 +41,9 @@ export class UserType {
   @Field(() => String, { nullable: true }) phone1!: string | null;
   @Field(() => String, { nullable: true }) phone2!: string | null;
   @Field(() => String) email!: string;
-  @Field(() => String) role!: string;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => RoleEnum) role!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('UserList')
@@ -81,8 +83,8 @@ export class AccountType {
   @Field(() => String, { nullable: true, description: 'SEPA creditor identifier (Gläubiger-ID)' }) sepaCreditorId!: string | null;
   @Field(() => String, { nullable: true, description: 'Null: invoices print the default notice (Schlichtungsstelle Energie, Verbraucherservice Energie of the Bundesnetzagentur)' })
   disputeResolutionText!: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 // Inputs carry shape only (every field nullable): core validates them with the REST API's codes.

@@ -1,16 +1,18 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PriceComponentCategoryEnum, PriceComponentKindEnum, PriceUnitEnum, TemplateKindEnum, TemplateLocaleEnum } from '../enums.js';
+import { DateScalar, DateTimeScalar, DecimalScalar } from '../scalars.js';
 import { ListArgs } from './common.types.js';
 
 @ObjectType('TaxRate')
 export class TaxRateType {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;
-  @Field(() => String, { description: 'Decimal string, e.g. "19.00"' }) percentage!: string;
-  @Field(() => String) validFrom!: string;
-  @Field(() => String, { nullable: true, description: 'Exclusive; null = open' }) validUntil!: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DecimalScalar, { description: 'Percent with 2 decimals, e.g. "19.00"' }) percentage!: string;
+  @Field(() => DateScalar) validFrom!: string;
+  @Field(() => DateScalar, { nullable: true, description: 'Exclusive; null = open' }) validUntil!: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('TaxRateList')
@@ -27,19 +29,19 @@ export class TaxRateListArgs extends ListArgs {
 @InputType('TaxRateInput')
 export class TaxRateInput {
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) percentage?: string | null;
-  @Field(() => String, { nullable: true }) validFrom?: string | null;
-  @Field(() => String, { nullable: true }) validUntil?: string | null;
+  @Field(() => DecimalScalar, { nullable: true }) percentage?: string | null;
+  @Field(() => DateScalar, { nullable: true }) validFrom?: string | null;
+  @Field(() => DateScalar, { nullable: true }) validUntil?: string | null;
 }
 
 @ObjectType('Price')
 export class PriceType {
   @Field(() => ID) id!: string;
   @Field(() => ID) priceComponentId!: string;
-  @Field(() => String) validFrom!: string;
-  @Field(() => String, { description: 'Net per unit, decimal string with 6 decimals' }) amount!: string;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateScalar) validFrom!: string;
+  @Field(() => DecimalScalar, { description: 'Net per unit, 6 decimals' }) amount!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('PriceList')
@@ -56,8 +58,8 @@ export class PriceListArgs extends ListArgs {
 @InputType('PriceInput')
 export class PriceInput {
   @Field(() => ID, { nullable: true }) priceComponentId?: string | null;
-  @Field(() => String, { nullable: true }) validFrom?: string | null;
-  @Field(() => String, { nullable: true }) amount?: string | null;
+  @Field(() => DateScalar, { nullable: true }) validFrom?: string | null;
+  @Field(() => DecimalScalar, { nullable: true }) amount?: string | null;
 }
 
 @ObjectType('PriceComponent')
@@ -65,13 +67,13 @@ export class PriceComponentType {
   @Field(() => ID) id!: string;
   @Field(() => ID) priceComponentGroupId!: string;
   @Field(() => String) name!: string;
-  @Field(() => String, { description: 'local_energy, grid_energy, energy or base_fee' }) kind!: string;
-  @Field(() => String, { description: 'kWh or month' }) unit!: string;
-  @Field(() => String, { description: 'energy, grid_fee, metering, concession_fee, levies, electricity_tax or other' }) category!: string;
+  @Field(() => PriceComponentKindEnum) kind!: string;
+  @Field(() => PriceUnitEnum) unit!: string;
+  @Field(() => PriceComponentCategoryEnum) category!: string;
   @Field(() => ID) taxRateId!: string;
   @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('PriceComponentList')
@@ -89,9 +91,9 @@ export class PriceComponentListArgs extends ListArgs {
 export class PriceComponentInput {
   @Field(() => ID, { nullable: true }) priceComponentGroupId?: string | null;
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) kind?: string | null;
-  @Field(() => String, { nullable: true }) unit?: string | null;
-  @Field(() => String, { nullable: true, description: 'Default energy' }) category?: string | null;
+  @Field(() => PriceComponentKindEnum, { nullable: true }) kind?: string | null;
+  @Field(() => PriceUnitEnum, { nullable: true }) unit?: string | null;
+  @Field(() => PriceComponentCategoryEnum, { nullable: true, description: 'Default energy' }) category?: string | null;
   @Field(() => ID, { nullable: true }) taxRateId?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
 }
@@ -102,8 +104,8 @@ export class PriceComponentGroupType {
   @Field(() => ID) electricityProductId!: string;
   @Field(() => String) name!: string;
   @Field(() => Int) position!: number;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('PriceComponentGroupList')
@@ -128,15 +130,15 @@ export class PriceComponentGroupInput {
 export class TemplateType {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;
-  @Field(() => String, { description: 'invoice or credit_note' }) kind!: string;
-  @Field(() => String, { description: 'de-DE or en-GB' }) locale!: string;
+  @Field(() => TemplateKindEnum) kind!: string;
+  @Field(() => TemplateLocaleEnum) locale!: string;
   @Field(() => String, { nullable: true }) subject!: string | null;
   @Field(() => String, { nullable: true }) introText!: string | null;
   @Field(() => String, { nullable: true }) closingText!: string | null;
   @Field(() => String, { nullable: true }) footerText!: string | null;
   @Field(() => Boolean) isDefault!: boolean;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('TemplateList')
@@ -147,14 +149,14 @@ export class TemplateListType {
 
 @ArgsType()
 export class TemplateListArgs extends ListArgs {
-  @Field(() => String, { nullable: true }) kind?: string;
+  @Field(() => TemplateKindEnum, { nullable: true }) kind?: string;
 }
 
 @InputType('TemplateInput')
 export class TemplateInput {
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) kind?: string | null;
-  @Field(() => String, { nullable: true }) locale?: string | null;
+  @Field(() => TemplateKindEnum, { nullable: true }) kind?: string | null;
+  @Field(() => TemplateLocaleEnum, { nullable: true }) locale?: string | null;
   @Field(() => String, { nullable: true }) subject?: string | null;
   @Field(() => String, { nullable: true }) introText?: string | null;
   @Field(() => String, { nullable: true }) closingText?: string | null;
@@ -165,15 +167,16 @@ export class TemplateInput {
 @ObjectType('InvoiceDraftLine')
 export class InvoiceDraftLineType {
   @Field(() => String) description!: string;
-  @Field(() => String) kind!: string;
-  @Field(() => String, { description: 'kWh with 3 decimals, or months with 6' }) quantity!: string;
-  @Field(() => String) unit!: string;
-  @Field(() => String) unitPrice!: string;
-  @Field(() => String, { description: 'round(quantity × unitPrice)' }) netAmount!: string;
+  @Field(() => PriceComponentKindEnum) kind!: string;
+  @Field(() => DecimalScalar, { description: 'kWh with 3 decimals, or months with 6' }) quantity!: string;
+  // A String because lineItemView has `unit` as one; it becomes PriceUnit when the view says z.enum(PRICE_UNITS).
+  @Field(() => String, { description: 'kWh or month' }) unit!: string;
+  @Field(() => DecimalScalar, { description: 'Net per unit, 6 decimals' }) unitPrice!: string;
+  @Field(() => DecimalScalar, { description: 'round(quantity × unitPrice)' }) netAmount!: string;
   @Field(() => ID) taxRateId!: string;
-  @Field(() => String) taxRate!: string;
-  @Field(() => String) periodStart!: string;
-  @Field(() => String) periodEnd!: string;
+  @Field(() => DecimalScalar, { description: 'Percent' }) taxRate!: string;
+  @Field(() => DateScalar) periodStart!: string;
+  @Field(() => DateScalar) periodEnd!: string;
   @Field(() => ID) priceComponentId!: string;
   @Field(() => ID, { nullable: true }) meterId!: string | null;
 }
@@ -181,20 +184,20 @@ export class InvoiceDraftLineType {
 @ObjectType('InvoiceTax', { description: 'The net amount billed at one tax rate and its tax (rounded once)' })
 export class InvoiceTaxType {
   @Field(() => ID) taxRateId!: string;
-  @Field(() => String) percentage!: string;
-  @Field(() => String) netAmount!: string;
-  @Field(() => String) taxAmount!: string;
+  @Field(() => DecimalScalar) percentage!: string;
+  @Field(() => DecimalScalar) netAmount!: string;
+  @Field(() => DecimalScalar) taxAmount!: string;
 }
 
 @ObjectType('InvoiceDraft', { description: 'What an invoice of the contract for the period would be; nothing is stored' })
 export class InvoiceDraftType {
   @Field(() => ID) contractId!: string;
-  @Field(() => String) periodStart!: string;
-  @Field(() => String) periodEnd!: string;
+  @Field(() => DateScalar) periodStart!: string;
+  @Field(() => DateScalar) periodEnd!: string;
   @Field(() => [InvoiceDraftLineType]) lines!: InvoiceDraftLineType[];
-  @Field(() => String) netTotal!: string;
+  @Field(() => DecimalScalar) netTotal!: string;
   @Field(() => [InvoiceTaxType]) taxes!: InvoiceTaxType[];
-  @Field(() => String) grossTotal!: string;
-  @Field(() => String) prepaymentsTotal!: string;
-  @Field(() => String) amountDue!: string;
+  @Field(() => DecimalScalar) grossTotal!: string;
+  @Field(() => DecimalScalar) prepaymentsTotal!: string;
+  @Field(() => DecimalScalar, { description: 'Negative: a credit to the customer' }) amountDue!: string;
 }

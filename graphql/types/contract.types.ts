@@ -1,5 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { BalancingKindEnum } from '../enums.js';
+import { DateScalar, DateTimeScalar, DecimalScalar } from '../scalars.js';
 import { ListArgs } from './common.types.js';
 
 @ObjectType('Contract')
@@ -9,15 +11,15 @@ export class ContractType {
   @Field(() => ID) electricityProductId!: string;
   @Field(() => ID) siteId!: string;
   @Field(() => Boolean) dunningBlock!: boolean;
-  @Field(() => String, { description: 'YYYY-MM-DD, 00:00 in the account timezone' }) startDate!: string;
-  @Field(() => String, { nullable: true, description: 'Exclusive end date' }) endDate!: string | null;
-  @Field(() => String, { nullable: true, description: 'Exclusive end of the minimum term, YYYY-MM-DD' }) minimumTermEndDate!: string | null;
+  @Field(() => DateScalar, { description: '00:00 in the account timezone' }) startDate!: string;
+  @Field(() => DateScalar, { nullable: true, description: 'Exclusive end date' }) endDate!: string | null;
+  @Field(() => DateScalar, { nullable: true, description: 'Exclusive end of the minimum term' }) minimumTermEndDate!: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601 duration in years, months, weeks or days, e.g. P1M' }) noticePeriod!: string | null;
   @Field(() => String, { nullable: true, description: 'Business customers: each renewal after the minimum term, e.g. P1Y' }) renewalPeriod!: string | null;
   @Field(() => String) number!: string;
   @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('ContractList')
@@ -39,9 +41,9 @@ export class ContractInput {
   @Field(() => ID, { nullable: true }) electricityProductId?: string | null;
   @Field(() => ID, { nullable: true }) siteId?: string | null;
   @Field(() => Boolean, { nullable: true }) dunningBlock?: boolean | null;
-  @Field(() => String, { nullable: true }) startDate?: string | null;
-  @Field(() => String, { nullable: true }) endDate?: string | null;
-  @Field(() => String, { nullable: true }) minimumTermEndDate?: string | null;
+  @Field(() => DateScalar, { nullable: true }) startDate?: string | null;
+  @Field(() => DateScalar, { nullable: true }) endDate?: string | null;
+  @Field(() => DateScalar, { nullable: true }) minimumTermEndDate?: string | null;
   @Field(() => String, { nullable: true }) noticePeriod?: string | null;
   @Field(() => String, { nullable: true }) renewalPeriod?: string | null;
   @Field(() => String, { nullable: true }) number?: string | null;
@@ -54,10 +56,10 @@ export class ContractMeterType {
   @Field(() => ID) contractId!: string;
   @Field(() => ID) siteId!: string;
   @Field(() => ID) meterId!: string;
-  @Field(() => String) startDate!: string;
-  @Field(() => String, { nullable: true }) endDate!: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateScalar) startDate!: string;
+  @Field(() => DateScalar, { nullable: true }) endDate!: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('ContractMeterList')
@@ -78,8 +80,8 @@ export class ContractMeterInput {
   @Field(() => ID, { nullable: true }) contractId?: string | null;
   @Field(() => ID, { nullable: true }) siteId?: string | null;
   @Field(() => ID, { nullable: true }) meterId?: string | null;
-  @Field(() => String, { nullable: true }) startDate?: string | null;
-  @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Field(() => DateScalar, { nullable: true }) startDate?: string | null;
+  @Field(() => DateScalar, { nullable: true }) endDate?: string | null;
 }
 
 @ObjectType('MeterBalancingSetting')
@@ -87,12 +89,14 @@ export class BalancingSettingType {
   @Field(() => ID) id!: string;
   @Field(() => ID) siteId!: string;
   @Field(() => ID) meterId!: string;
-  @Field(() => String) balancing!: string;
-  @Field(() => String) startDate!: string;
-  @Field(() => String, { nullable: true }) endDate!: string | null;
+  @Field(() => BalancingKindEnum) balancing!: string;
+  @Field(() => DateScalar) startDate!: string;
+  @Field(() => DateScalar, { nullable: true }) endDate!: string | null;
   @Field(() => Int, { nullable: true, description: 'Lower first; null shares equally in the last tier' }) priority!: number | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Share of the local supply under the static allocation key, 6 decimals, e.g. "0.250000"' })
+  share!: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('MeterBalancingSettingList')
@@ -111,8 +115,9 @@ export class BalancingSettingListArgs extends ListArgs {
 export class BalancingSettingInput {
   @Field(() => ID, { nullable: true }) siteId?: string | null;
   @Field(() => ID, { nullable: true }) meterId?: string | null;
-  @Field(() => String, { nullable: true }) balancing?: string | null;
-  @Field(() => String, { nullable: true }) startDate?: string | null;
-  @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Field(() => BalancingKindEnum, { nullable: true }) balancing?: string | null;
+  @Field(() => DateScalar, { nullable: true }) startDate?: string | null;
+  @Field(() => DateScalar, { nullable: true }) endDate?: string | null;
   @Field(() => Int, { nullable: true }) priority?: number | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Above 0 and at most 1, up to 6 decimals' }) share?: string | null;
 }

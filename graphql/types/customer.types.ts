@@ -1,5 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { FuelSourceEnum, InvoiceFormatEnum, PrepaymentCycleEnum } from '../enums.js';
+import { DateTimeScalar } from '../scalars.js';
 import { AddressInput, AddressType } from './common.types.js';
 
 @ObjectType('Customer')
@@ -19,10 +21,10 @@ export class CustomerType {
   @Field(() => String, { nullable: true }) phone2!: string | null;
   @Field(() => String, { nullable: true, description: 'USt-IdNr. of a business customer (BT-48), normalised' }) vatId!: string | null;
   @Field(() => String, { nullable: true, description: 'Buyer reference (BT-10), e.g. a Leitweg-ID' }) buyerReference!: string | null;
-  @Field(() => String, { description: 'pdf, facturx or xrechnung' }) invoiceFormat!: string;
+  @Field(() => InvoiceFormatEnum) invoiceFormat!: string;
   @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('CustomerList')
@@ -47,25 +49,25 @@ export class CustomerInput {
   @Field(() => String, { nullable: true }) phone2?: string | null;
   @Field(() => String, { nullable: true, description: 'USt-IdNr. (any EU VAT id; a German one with its check digit)' }) vatId?: string | null;
   @Field(() => String, { nullable: true, description: 'Buyer reference (BT-10), e.g. a Leitweg-ID' }) buyerReference?: string | null;
-  @Field(() => String, { nullable: true, description: 'pdf (default), facturx or xrechnung' }) invoiceFormat?: string | null;
+  @Field(() => InvoiceFormatEnum, { nullable: true, description: 'Default pdf; null resets to it' }) invoiceFormat?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
 }
 
 @ObjectType('PrepaymentConfiguration')
 export class PrepaymentConfigurationType {
-  @Field(() => String, { description: 'monthly, quarterly or yearly' }) cycle!: string;
+  @Field(() => PrepaymentCycleEnum) cycle!: string;
   @Field(() => Int) dayOfMonth!: number;
 }
 
 @InputType('PrepaymentConfigurationInput')
 export class PrepaymentConfigurationInput {
-  @Field(() => String, { nullable: true }) cycle?: string | null;
+  @Field(() => PrepaymentCycleEnum, { nullable: true }) cycle?: string | null;
   @Field(() => Int, { nullable: true }) dayOfMonth?: number | null;
 }
 
 @ObjectType('FuelMixSource')
 export class FuelMixSourceType {
-  @Field(() => String, { description: 'renewable_eeg, renewable_other, nuclear, coal (hard coal), lignite, natural_gas or other_fossil' }) source!: string;
+  @Field(() => FuelSourceEnum) source!: string;
   @Field(() => Float, { description: 'Percent, at most 1 decimal' }) percentage!: number;
 }
 
@@ -79,7 +81,7 @@ export class FuelMixType {
 
 @InputType('FuelMixSourceInput')
 export class FuelMixSourceInput {
-  @Field(() => String, { nullable: true }) source?: string | null;
+  @Field(() => FuelSourceEnum, { nullable: true }) source?: string | null;
   @Field(() => Float, { nullable: true }) percentage?: number | null;
 }
 
@@ -98,8 +100,8 @@ export class ProductType {
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => PrepaymentConfigurationType, { nullable: true }) prepaymentConfiguration!: PrepaymentConfigurationType | null;
   @Field(() => FuelMixType, { nullable: true }) fuelMix!: FuelMixType | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('ElectricityProductList')

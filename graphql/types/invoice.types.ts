@@ -1,4 +1,6 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { BillRunPhaseEnum, BillRunStateEnum, InvoiceKindEnum, InvoiceStateEnum } from '../enums.js';
+import { DateScalar, DateTimeScalar, DecimalScalar } from '../scalars.js';
 import { InvoiceDraftLineType, InvoiceTaxType } from './billing.types.js';
 import { ListArgs } from './common.types.js';
 
@@ -21,17 +23,17 @@ export class BillRunErrorType {
 @ObjectType('BillRun')
 export class BillRunType {
   @Field(() => ID) id!: string;
-  @Field(() => String) periodStart!: string;
-  @Field(() => String) periodEnd!: string;
+  @Field(() => DateScalar) periodStart!: string;
+  @Field(() => DateScalar) periodEnd!: string;
   @Field(() => [ID], { nullable: true, description: 'null: every site of the account' }) siteIds!: string[] | null;
-  @Field(() => String, { description: 'creating, created, completing, completed or failed' }) state!: string;
-  @Field(() => String, { description: 'create or complete: running, done last, or failed' }) phase!: string;
+  @Field(() => BillRunStateEnum) state!: string;
+  @Field(() => BillRunPhaseEnum, { description: 'The phase running or done last; with state failed, the one that failed' }) phase!: string;
   @Field(() => String, { nullable: true }) failure!: string | null;
   @Field(() => BillRunCountsType) counts!: BillRunCountsType;
   @Field(() => [BillRunErrorType]) errors!: BillRunErrorType[];
-  @Field(() => String, { nullable: true }) completedAt!: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) completedAt!: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('BillRunList')
@@ -42,13 +44,13 @@ export class BillRunListType {
 
 @ArgsType()
 export class BillRunListArgs extends ListArgs {
-  @Field(() => String, { nullable: true }) state?: string;
+  @Field(() => BillRunStateEnum, { nullable: true }) state?: string;
 }
 
 @InputType('BillRunInput')
 export class BillRunInput {
-  @Field(() => String, { nullable: true }) periodStart?: string | null;
-  @Field(() => String, { nullable: true }) periodEnd?: string | null;
+  @Field(() => DateScalar, { nullable: true }) periodStart?: string | null;
+  @Field(() => DateScalar, { nullable: true }) periodEnd?: string | null;
   @Field(() => [ID], { nullable: true }) siteIds?: string[] | null;
 }
 
@@ -57,7 +59,7 @@ export class LineItemType extends InvoiceDraftLineType {
   @Field(() => ID) id!: string;
   @Field(() => ID) invoiceId!: string;
   @Field(() => ID) contractId!: string;
-  @Field(() => String) createdAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
 }
 
 @ObjectType('LineItemList')
@@ -75,26 +77,26 @@ export class LineItemListArgs extends ListArgs {
 @ObjectType('Invoice')
 export class InvoiceType {
   @Field(() => ID) id!: string;
-  @Field(() => String, { description: 'invoice or credit_note' }) kind!: string;
+  @Field(() => InvoiceKindEnum) kind!: string;
   @Field(() => String, { nullable: true, description: 'INV-YYYY-000001 / CN-YYYY-000001; null while draft' }) number!: string | null;
   @Field(() => ID) contractId!: string;
   @Field(() => ID) customerId!: string;
   @Field(() => ID, { nullable: true }) billRunId!: string | null;
-  @Field(() => String) periodStart!: string;
-  @Field(() => String) periodEnd!: string;
-  @Field(() => String, { description: 'draft, issued, paid or cancelled' }) state!: string;
-  @Field(() => String) netTotal!: string;
+  @Field(() => DateScalar) periodStart!: string;
+  @Field(() => DateScalar) periodEnd!: string;
+  @Field(() => InvoiceStateEnum) state!: string;
+  @Field(() => DecimalScalar) netTotal!: string;
   @Field(() => [InvoiceTaxType]) taxes!: InvoiceTaxType[];
-  @Field(() => String) grossTotal!: string;
-  @Field(() => String) prepaymentsTotal!: string;
-  @Field(() => String, { description: 'Negative: a credit to the customer' }) amountDue!: string;
-  @Field(() => String, { nullable: true }) issuedAt!: string | null;
-  @Field(() => String, { nullable: true }) dueDate!: string | null;
+  @Field(() => DecimalScalar) grossTotal!: string;
+  @Field(() => DecimalScalar) prepaymentsTotal!: string;
+  @Field(() => DecimalScalar, { description: 'grossTotal - prepaymentsTotal; negative: a credit to the customer' }) amountDue!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) issuedAt!: string | null;
+  @Field(() => DateScalar, { nullable: true }) dueDate!: string | null;
   @Field(() => String, { nullable: true }) pdfUrl!: string | null;
   @Field(() => ID) templateId!: string;
   @Field(() => ID, { nullable: true }) cancelsInvoiceId!: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('InvoiceList')
@@ -105,8 +107,8 @@ export class InvoiceListType {
 
 @ArgsType()
 export class InvoiceListArgs extends ListArgs {
-  @Field(() => String, { nullable: true }) state?: string;
-  @Field(() => String, { nullable: true }) kind?: string;
+  @Field(() => InvoiceStateEnum, { nullable: true }) state?: string;
+  @Field(() => InvoiceKindEnum, { nullable: true }) kind?: string;
   @Field(() => ID, { nullable: true }) contractId?: string;
   @Field(() => ID, { nullable: true }) customerId?: string;
   @Field(() => ID, { nullable: true }) billRunId?: string;

@@ -1,5 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { IntervalEnum, MeterDirectionEnum, MeterMeasuringEnum } from '../enums.js';
+import { DateTimeScalar } from '../scalars.js';
 import { ListArgs } from './common.types.js';
 
 @ObjectType('Meter')
@@ -7,18 +9,18 @@ export class MeterType {
   @Field(() => ID) id!: string;
   @Field(() => ID) siteId!: string;
   @Field(() => ID, { nullable: true }) mpoId!: string | null;
-  @Field(() => String, { description: 'consumer or producer' }) direction!: string;
+  @Field(() => MeterDirectionEnum) direction!: string;
   @Field(() => String) identifier!: string;
   @Field(() => String, { nullable: true }) serial!: string | null;
   @Field(() => String, { nullable: true, description: 'MaLo-ID: 11 digits, the 11th its check digit; not unique' }) marketLocationId!: string | null;
   @Field(() => String, { nullable: true, description: 'Zählpunktbezeichnung: DE and 31 upper-case letters or digits; not unique' }) meteringPointId!: string | null;
-  @Field(() => String, { description: 'ISO 8601 UTC with milliseconds' }) startDate!: string;
-  @Field(() => String, { description: 'load_profile_accurate, readings_accurate or readings_inaccurate' }) measuring!: string;
+  @Field(() => DateTimeScalar) startDate!: string;
+  @Field(() => MeterMeasuringEnum) measuring!: string;
   @Field(() => Boolean) grid!: boolean;
   @Field(() => [GraphQLJSONObject], { nullable: true, description: 'Components of a virtual meter' }) formula!: Record<string, unknown>[] | null;
   @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('MeterList')
@@ -36,13 +38,13 @@ export class MeterListArgs extends ListArgs {
 export class MeterInput {
   @Field(() => ID, { nullable: true }) siteId?: string | null;
   @Field(() => ID, { nullable: true }) mpoId?: string | null;
-  @Field(() => String, { nullable: true }) direction?: string | null;
+  @Field(() => MeterDirectionEnum, { nullable: true }) direction?: string | null;
   @Field(() => String, { nullable: true }) identifier?: string | null;
   @Field(() => String, { nullable: true }) serial?: string | null;
   @Field(() => String, { nullable: true }) marketLocationId?: string | null;
   @Field(() => String, { nullable: true }) meteringPointId?: string | null;
-  @Field(() => String, { nullable: true }) startDate?: string | null;
-  @Field(() => String, { nullable: true }) measuring?: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) startDate?: string | null;
+  @Field(() => MeterMeasuringEnum, { nullable: true }) measuring?: string | null;
   @Field(() => Boolean, { nullable: true }) grid?: boolean | null;
   @Field(() => [GraphQLJSONObject], { nullable: true }) formula?: Record<string, unknown>[] | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
@@ -54,8 +56,8 @@ export class MpoType {
   @Field(() => String) channel!: string;
   @Field(() => String) provider!: string;
   @Field(() => String) name!: string;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('MpoList')
@@ -74,7 +76,7 @@ export class MpoInput {
 @ObjectType('Measurement')
 export class MeasurementType {
   @Field(() => ID) meterId!: string;
-  @Field(() => String) timestamp!: string;
+  @Field(() => DateTimeScalar) timestamp!: string;
   @Field(() => Float, { description: 'kWh' }) value!: number;
   @Field(() => String) obis!: string;
 }
@@ -88,8 +90,8 @@ export class MeasurementListType {
 @ObjectType('AggregatedMeasurement')
 export class AggregatedMeasurementType {
   @Field(() => ID) meterId!: string;
-  @Field(() => String) startDateTime!: string;
-  @Field(() => String) endDateTime!: string;
+  @Field(() => DateTimeScalar) startDateTime!: string;
+  @Field(() => DateTimeScalar) endDateTime!: string;
   @Field(() => Float, { description: 'kWh' }) value!: number;
   @Field(() => Boolean) complete!: boolean;
 }
@@ -102,13 +104,13 @@ export class AggregatedMeasurementListType {
 
 @ArgsType()
 export class MeasurementRangeArgs extends ListArgs {
-  @Field(() => String) startDateTime!: string;
-  @Field(() => String) endDateTime!: string;
+  @Field(() => DateTimeScalar) startDateTime!: string;
+  @Field(() => DateTimeScalar) endDateTime!: string;
 }
 
 @ArgsType()
 export class AggregationArgs {
-  @Field(() => String) startDateTime!: string;
-  @Field(() => String) endDateTime!: string;
-  @Field(() => String, { description: 'PT15M, PT1H, P1D, P1M or P1Y' }) interval!: string;
+  @Field(() => DateTimeScalar) startDateTime!: string;
+  @Field(() => DateTimeScalar) endDateTime!: string;
+  @Field(() => IntervalEnum) interval!: string;
 }

@@ -1,18 +1,22 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { AllocationKeyEnum, BalanceResolutionEnum, FlowKindEnum, IntervalEnum, SiteTypeEnum } from '../enums.js';
+import { DateScalar, DateTimeScalar } from '../scalars.js';
 import { AddressInput, AddressType, ListArgs } from './common.types.js';
 
 @ObjectType('Site')
 export class SiteType {
   @Field(() => ID) id!: string;
   @Field(() => String) name!: string;
-  @Field(() => String, { description: 'balanced_accurate, balanced_inaccurate, unbalanced_accurate or unbalanced_inaccurate' })
-  type!: string;
-  @Field(() => String, { description: 'ISO 8601 duration: PT15M or P1M' }) balanceResolution!: string;
+  @Field(() => SiteTypeEnum) type!: string;
+  @Field(() => BalanceResolutionEnum) balanceResolution!: string;
+  @Field(() => AllocationKeyEnum) allocationKey!: string;
+  @Field(() => DateScalar, { nullable: true, description: 'First day (account timezone) the key applies; null while the key was never changed from priority' })
+  allocationKeyValidFrom!: string | null;
   @Field(() => AddressType) address!: AddressType;
   @Field(() => GraphQLJSONObject) customAttributes!: Record<string, unknown>;
-  @Field(() => String, { description: 'ISO 8601 UTC with milliseconds' }) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('SiteList')
@@ -24,8 +28,11 @@ export class SiteListType {
 @InputType('SiteInput', { description: 'Create: name, type and address are required. Update: a merge patch.' })
 export class SiteInput {
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => String, { nullable: true }) type?: string | null;
-  @Field(() => String, { nullable: true }) balanceResolution?: string | null;
+  @Field(() => SiteTypeEnum, { nullable: true }) type?: string | null;
+  @Field(() => BalanceResolutionEnum, { nullable: true }) balanceResolution?: string | null;
+  @Field(() => AllocationKeyEnum, { nullable: true, description: 'Without allocationKeyValidFrom from the first day of the current month' })
+  allocationKey?: string | null;
+  @Field(() => DateScalar, { nullable: true }) allocationKeyValidFrom?: string | null;
   @Field(() => AddressInput, { nullable: true }) address?: AddressInput | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) customAttributes?: Record<string, unknown> | null;
 }
@@ -34,9 +41,9 @@ export class SiteInput {
 export class AggregatedBalanceType {
   @Field(() => ID, { nullable: true }) debitorMeterId!: string | null;
   @Field(() => ID, { nullable: true }) creditorMeterId!: string | null;
-  @Field(() => String, { description: 'local, grid or feed_in' }) kind!: string;
-  @Field(() => String) startDateTime!: string;
-  @Field(() => String) endDateTime!: string;
+  @Field(() => FlowKindEnum) kind!: string;
+  @Field(() => DateTimeScalar) startDateTime!: string;
+  @Field(() => DateTimeScalar) endDateTime!: string;
   @Field(() => Float, { description: 'kWh' }) value!: number;
 }
 
@@ -48,7 +55,7 @@ export class AggregatedBalanceListType {
 
 @ArgsType()
 export class BalanceArgs extends ListArgs {
-  @Field(() => String) startDateTime!: string;
-  @Field(() => String) endDateTime!: string;
-  @Field(() => String, { description: 'PT15M, PT1H, P1D, P1M or P1Y' }) interval!: string;
+  @Field(() => DateTimeScalar) startDateTime!: string;
+  @Field(() => DateTimeScalar) endDateTime!: string;
+  @Field(() => IntervalEnum) interval!: string;
 }

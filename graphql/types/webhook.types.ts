@@ -1,18 +1,21 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { WebhookDeliveryStateEnum } from '../enums.js';
+import { DateTimeScalar } from '../scalars.js';
 import { ListArgs } from './common.types.js';
 
 @ObjectType('WebhookEndpoint')
 export class WebhookEndpointType {
   @Field(() => ID) id!: string;
   @Field(() => String) url!: string;
-  @Field(() => [String], { description: 'Event types, or * for all' }) events!: string[];
+  // Strings, not an enum: event types are dotted (see Event.type), and * means all.
+  @Field(() => [String], { description: 'Event types, e.g. site.created, or * for all' }) events!: string[];
   @Field(() => GraphQLJSONObject, { description: 'Extra headers sent with every delivery' }) headers!: Record<string, string>;
   @Field(() => Boolean) enabled!: boolean;
   @Field(() => String, { nullable: true, description: 'The signing secret: only in the answers of createWebhookEndpoint and rotateWebhookEndpointSecret' })
   secret?: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => DateTimeScalar) createdAt!: string;
+  @Field(() => DateTimeScalar) updatedAt!: string;
 }
 
 @ObjectType('WebhookEndpointList')
@@ -34,7 +37,7 @@ export class WebhookEndpointInput {
 
 @ObjectType('WebhookDeliveryAttempt')
 export class WebhookDeliveryAttemptType {
-  @Field(() => String) attemptedAt!: string;
+  @Field(() => DateTimeScalar) attemptedAt!: string;
   @Field(() => Int, { nullable: true }) statusCode!: number | null;
   @Field(() => Int) durationMs!: number;
   @Field(() => String, { nullable: true }) error!: string | null;
@@ -46,11 +49,11 @@ export class WebhookDeliveryType {
   @Field(() => ID) endpointId!: string;
   @Field(() => ID) eventId!: string;
   @Field(() => String) eventType!: string;
-  @Field(() => String, { description: 'pending, delivered or failed' }) state!: string;
+  @Field(() => WebhookDeliveryStateEnum) state!: string;
   @Field(() => [WebhookDeliveryAttemptType]) attempts!: WebhookDeliveryAttemptType[];
-  @Field(() => String, { nullable: true }) nextAttemptAt!: string | null;
-  @Field(() => String, { nullable: true }) deliveredAt!: string | null;
-  @Field(() => String) createdAt!: string;
+  @Field(() => DateTimeScalar, { nullable: true }) nextAttemptAt!: string | null;
+  @Field(() => DateTimeScalar, { nullable: true }) deliveredAt!: string | null;
+  @Field(() => DateTimeScalar) createdAt!: string;
 }
 
 @ObjectType('WebhookDeliveryList')
@@ -61,5 +64,5 @@ export class WebhookDeliveryListType {
 
 @ArgsType()
 export class WebhookDeliveryListArgs extends ListArgs {
-  @Field(() => String, { nullable: true }) state?: string;
+  @Field(() => WebhookDeliveryStateEnum, { nullable: true }) state?: string;
 }

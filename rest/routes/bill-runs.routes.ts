@@ -22,6 +22,9 @@ export function billRunRoutes(s: Services): RouteSpec[] {
       path: '/v1/bill-runs/{id}/complete',
       operationId: 'completeBillRun',
       summary: 'Issue every draft of a created run (numbers, locked prepayments, PDFs) in the background; also retries a failed completion',
+      description:
+        'Answers 202 at once with the run in state completing; a worker gives each draft its number, locks the prepayments it takes into account and stores its PDF. ' +
+        'Poll the run for its state. 409 unless the run is created or its completion failed.',
       tag: 'Bill runs',
       response: { status: 202, description: 'The run, now completing', schema: billRunView },
       errors: [404, 409],
@@ -32,6 +35,7 @@ export function billRunRoutes(s: Services): RouteSpec[] {
       path: '/v1/bill-runs/{id}',
       operationId: 'deleteBillRun',
       summary: 'Delete a run before completion, with its drafts',
+      description: 'Removes the run and the draft invoices it made. 409 once any invoice of the run is issued: cancel those instead.',
       tag: 'Bill runs',
       response: { status: 204, description: 'Deleted' },
       errors: [404, 409],
@@ -54,6 +58,7 @@ export function billRunRoutes(s: Services): RouteSpec[] {
       path: '/v1/invoices/{id}/pdf',
       operationId: 'getInvoicePdf',
       summary: 'The PDF stored when the invoice was issued',
+      description: 'The document as it was issued, never rendered again, offered as a download named by the invoice number. 404 for drafts, which have none yet.',
       tag: 'Invoices',
       response: { status: 200, description: 'The PDF', contentType: 'application/pdf' },
       errors: [404],
@@ -67,6 +72,9 @@ export function billRunRoutes(s: Services): RouteSpec[] {
       path: '/v1/invoices/{id}/e-invoice',
       operationId: 'getInvoiceEInvoice',
       summary: 'The EN 16931 e-invoice (UN/CEFACT CII D16B; XRechnung 3.0 CIUS unless profile=en16931) of an issued invoice or credit note',
+      description:
+        'The invoice or credit note as UN/CEFACT Cross Industry Invoice XML, offered as a download named by its number. ' +
+        '409 for a draft, or when the seller profile or the customer lacks what the profile requires.',
       tag: 'Invoices',
       query: eInvoiceQuery,
       response: { status: 200, description: 'The CII XML', contentType: 'application/xml' },
@@ -81,6 +89,9 @@ export function billRunRoutes(s: Services): RouteSpec[] {
       path: '/v1/invoices/{id}/cancel',
       operationId: 'cancelInvoice',
       summary: 'Cancel an issued invoice with a credit note (prepayments unlocked, the period billable again)',
+      description:
+        'Issues a credit note with the negated lines and its own number and answers it with its URL in `Location`; the prepayments the invoice deducted are unlocked, ' +
+        'what the customer paid towards it becomes a pending refund, and the period can be billed again. 409 when the invoice cannot be cancelled (`code` says why).',
       tag: 'Invoices',
       response: { status: 201, description: 'The credit note', schema: invoiceView },
       errors: [404, 409],

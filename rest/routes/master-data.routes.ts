@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { accountView, listUsersQuery, updateAccountCommand, userView } from '../../core/accounts/accounts.commands.js';
 import {
   balancingSettingView,
@@ -29,7 +28,7 @@ import { createProductCommand, listProductsQuery, productView, updateProductComm
 import { createSiteCommand, listSitesQuery, siteView, updateSiteCommand } from '../../core/sites/sites.commands.js';
 import type { Services } from '../../core/services.js';
 import { resourceRoutes } from '../resource-routes.js';
-import type { RouteSpec } from '../route.js';
+import { updatedOf, type RouteSpec } from '../route.js';
 
 /** Onboarding resources in the spec's order: site, product, customer, meter, contract, assignment, setting. */
 export function masterDataRoutes(s: Services): RouteSpec[] {
@@ -58,7 +57,18 @@ export function masterDataRoutes(s: Services): RouteSpec[] {
       update: updateCustomerCommand,
       conflicts: true,
     }),
-    ...resourceRoutes({ path: '/v1/mpos', tag: 'MPOs', singular: 'Mpo', plural: 'Mpos', view: mpoView, service: s.mpos, create: createMpoCommand, list: listMposQuery, conflicts: true }),
+    ...resourceRoutes({
+      path: '/v1/mpos',
+      tag: 'MPOs',
+      singular: 'Mpo',
+      plural: 'Mpos',
+      nouns: { singular: 'MPO', plural: 'MPOs' },
+      view: mpoView,
+      service: s.mpos,
+      create: createMpoCommand,
+      list: listMposQuery,
+      conflicts: true,
+    }),
     ...resourceRoutes({
       path: '/v1/meters',
       tag: 'Meters',
@@ -125,6 +135,7 @@ export function masterDataRoutes(s: Services): RouteSpec[] {
       path: '/v1/accounts/{id}',
       operationId: 'getAccount',
       summary: "Read the caller's account (its timezone governs every date)",
+      description: "The account's timezone and currency, set when it was created, and the seller profile every invoice prints. 404 for any id but the caller's own account.",
       tag: 'Accounts',
       response: { status: 200, description: 'The account', schema: accountView },
       errors: [404],
@@ -135,9 +146,12 @@ export function masterDataRoutes(s: Services): RouteSpec[] {
       path: '/v1/accounts/{id}',
       operationId: 'updateAccount',
       summary: "Update the caller's account: company name and the seller profile every invoice prints (JSON merge patch)",
+      description:
+        'A JSON merge patch (RFC 7396): `address`, `contact` and `bankAccount` merge key by key, `managingDirectors` is replaced as a whole, and the merged profile must be valid. ' +
+        '`id`, `timezone`, `currency`, `createdAt` and `updatedAt` may be sent back unchanged but not changed (400 `field_read_only`).',
       tag: 'Accounts',
       body: updateAccountCommand,
-      response: { status: 200, description: 'The updated account', schema: z.object({ data: accountView }) },
+      response: { status: 200, description: 'The updated account', schema: updatedOf(accountView) },
       errors: [404],
       handle: async ({ actor, params, body }) => ({ status: 200, body: { data: await s.users.updateAccount(actor, params.id!, body) } }),
     },

@@ -9,6 +9,9 @@ export function oauthRoutes(auth: AuthService): RouteSpec[] {
       path: '/v1/oauth',
       operationId: 'createAccessToken',
       summary: 'Exchange an API token or a refresh token for an access token',
+      description:
+        'With `grantType` `api_token` or `refresh_token`, answers a JWT access token valid for 60 minutes and a new single-use refresh token. ' +
+        'Presenting a used refresh token again revokes its whole family. Limited per IP address; needs no bearer token.',
       tag: 'Authentication',
       public: true,
       body: oauthCommand,

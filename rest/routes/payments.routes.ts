@@ -32,6 +32,7 @@ export function paymentRoutes(s: Services): RouteSpec[] {
       path: '/v1/payments/batch',
       operationId: 'createPaymentsBatch',
       summary: 'Create up to 1,000 payments, all or none (every invalid item is reported by index)',
+      description: 'Each item is a payment as POST /v1/payments takes it. Either every payment is created, answered in the order sent, or none is: 400 names each invalid item by its index, 409 a conflict.',
       tag: 'Payments',
       body: createPaymentsBatchCommand,
       response: { status: 201, description: 'The created payments, in the order sent', schema: paymentBatchView },

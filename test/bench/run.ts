@@ -3,8 +3,8 @@
  * the API the way partners send it (96 consecutive quarter hours per meter and request), loads
  * the same kind of rows with raw COPY as the baseline of this run, measures webhook deliveries to a
  * local receiver and what the outbox's fan-out adds to a write, bills a balanced month of 1,000
- * contracts (drafts, then issued invoices per second), and prints one JSON object as the last line
- * of its output.
+ * contracts (drafts, then issued invoices per second), creates a SEPA direct debit run of 10,000
+ * payments and its file, and prints one JSON object as the last line of its output.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -102,9 +102,10 @@ async function ingestRate(clients: Api[], bodies: string[][]): Promise<number> {
 /**
  * A site with 1 producer and 99 consumers ingests a year (3.5 million values) with no worker
  * running; then a worker starts and balances it from scratch (its own log gives the run time);
- * then one more day is ingested and timed until its last interval is balanced.
+ * then one more day is ingested and timed until its last interval is balanced; then the site
+ * switches to the dynamic key from the first day and a fresh worker balances the year again.
  */
-async function balanceSiteYear(api: Api, url: string): Promise<{ balance_site_year_s: number; balance_new_day_s: number }> {
+async function balanceSiteYear(api: Api, url: string): Promise<{ balance_site_year_s: number; balance_site_year_dynamic_s: number; balance_new_day_s: number }> {
   const site = (await api.post('/v1/sites', { name: 'Year', type: 'balanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;
   const meters: string[] = [];
   for (let i = 0; i < 100; i++) {
@@ -147,7 +148,16 @@ async function balanceSiteYear(api: Api, url: string): Promise<{ balance_site_ye
   }
   const newDaySeconds = Number(process.hrtime.bigint() - ingested) / 1e9;
   await worker.stop();
-  return { balance_site_year_s: Number(yearSeconds.toFixed(2)), balance_new_day_s: Number(newDaySeconds.toFixed(2)) };
+  // The same site and year again under the dynamic key (in proportion to demand), from scratch.
+  const dynamic = await api.patch(`/v1/sites/${site.id}`, { allocationKey: 'dynamic', allocationKeyValidFrom: '2025-01-01' });
+  if (dynamic.status !== 200) throw new Error(`dynamic key: ${JSON.stringify(dynamic.body).slice(0, 300)}`);
+  const again = await startProcess('worker', url, /"durationMs":(\d+)/, { LOG_LEVEL: 'info', QUEUE_POLL_SECONDS: '0.5', BALANCING_SWEEP_SECONDS: '0.5' });
+  await again.stop();
+  return {
+    balance_site_year_s: Number(yearSeconds.toFixed(2)),
+    balance_site_year_dynamic_s: Number((Number(again.ready) / 1000).toFixed(2)),
+    balance_new_day_s: Number(newDaySeconds.toFixed(2)),
+  };
 }
 
 interface Receiver {
@@ -217,7 +227,7 @@ async function webhookDeliveries(api: Api, url: string, receiver: Receiver): Pro
   const contract = await created(api, '/v1/contracts', { customerId: customer.id, electricityProductId: product.id, siteId: site.id, dunningBlock: false, startDate: '2026-01-01', number: 'C-1' });
   const endpoint = await created(api, '/v1/webhook-endpoints', { url: receiver.url, events: ['payment.created'] });
   const batch = { payments: Array.from({ length: 1000 }, () => ({ contractId: contract.id, amount: '1.00', type: 'payment', dueDate: '2026-01-01' })) };
-  const worker = await startProcess('worker', url, /ebbs worker started/, { LOG_LEVEL: 'info', ...WEBHOOK_ENV });
+  const worker = await startProcess('worker', url, /"msg":"worker started"/, { LOG_LEVEL: 'info', ...WEBHOOK_ENV });
   try {
     const seconds = await timed(async () => {
       for (let i = 0; i < events / batch.payments.length; i++) await created(api, '/v1/payments/batch', batch);
@@ -403,7 +413,7 @@ async function billRunRates(api: Api, url: string, accountId: string): Promise<{
   try {
     await copyMonth(client, accountId, sites);
     // Its first sweep schedules the marked sites; it sees the service's environment (info: its start is logged).
-    worker = await startProcess('worker', url, /ebbs worker started/, { LOG_LEVEL: 'info', ...WEBHOOK_ENV });
+    worker = await startProcess('worker', url, /"msg":"worker started"/, { LOG_LEVEL: 'info', ...WEBHOOK_ENV });
     await expectMonthBalanced(api, sites.map((s) => s.id));
     // The bench's server runs without autovacuum: the statistics a deployed database has after such a load.
     await client.query('analyze');
@@ -428,6 +438,64 @@ async function billRunRates(api: Api, url: string, accountId: string): Promise<{
   }
 }
 
+const RUN_PAYMENTS = 10_000;
+
+/**
+ * A direct debit run of 10,000 pending prepayments (10 per billed contract, each customer with a
+ * mandate, written with SQL), its creation and its pain.008 file through the API; the baseline is
+ * reading the same payments with their methods as JSON straight from PostgreSQL in the same run.
+ */
+async function paymentRunRates(api: Api, url: string, accountId: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(
+      `insert into payment_methods (account_id, id, customer_id, type, account_holder, iban, bic, mandate_reference, mandate_signed_at, is_default, created_at, updated_at)
+       select c.account_id, gen_random_uuid(), c.id, 'sepa_direct_debit', 'Jürgen Müller & Söhne', 'DE89370400440532013000', 'COBADEFFXXX', 'M-' || left(c.id::text, 8), '2026-01-01', true, now(), now()
+         from customers c where c.account_id = $1 and not exists (select 1 from payment_methods m where m.account_id = c.account_id and m.customer_id = c.id)`,
+      [accountId],
+    );
+    const contracts = (await client.query(`select id from contracts where account_id = $1 order by id limit ${RUN_PAYMENTS / 10}`, [accountId])).rows.map((r) => r.id as string);
+    if (contracts.length * 10 !== RUN_PAYMENTS) throw new Error(`payment run bench needs ${RUN_PAYMENTS / 10} contracts, found ${contracts.length}`);
+    await client.query(
+      `insert into payments (account_id, id, contract_id, amount, type, state, due_date, created_at, updated_at)
+       select $1, gen_random_uuid(), c, 6500, 'prepayment', 'pending', date '2020-01-01' + n, now(), now()
+         from unnest($2::uuid[]) as c, generate_series(0, 9) as n`,
+      [accountId, contracts],
+    );
+    await client.query('analyze');
+    const baselineSeconds = await timed(async () => {
+      const { rows } = await client.query(
+        `select json_agg(json_build_object('id', p.id, 'amount', p.amount, 'iban', m.iban, 'mandate', m.mandate_reference, 'name', m.account_holder)) as data
+           from payments p join contracts c on c.account_id = p.account_id and c.id = p.contract_id
+           join payment_methods m on m.account_id = c.account_id and m.customer_id = c.customer_id
+          where p.account_id = $1 and p.state = 'pending' and p.type = 'prepayment' and p.due_date < '2020-02-01'`,
+        [accountId],
+      );
+      if (rows[0].data.length !== RUN_PAYMENTS) throw new Error(`baseline read ${rows[0].data.length} payments`);
+    });
+    let run: Record<string, any> = {};
+    const createSeconds = await timed(async () => {
+      run = await created(api, '/v1/payment-runs', { type: 'direct_debit', dueUntil: '2020-01-31' });
+    });
+    if (run.counts.payments !== RUN_PAYMENTS) throw new Error(`payment run took ${run.counts.payments} payments: ${JSON.stringify(run).slice(0, 500)}`);
+    let bytes = 0;
+    const fileSeconds = await timed(async () => {
+      const response = await api.get(`/v1/payment-runs/${run.id}/file`);
+      if (response.status !== 200) throw new Error(`payment run file: ${response.status}`);
+      bytes = String(response.body).length;
+    });
+    if (bytes < RUN_PAYMENTS * 500) throw new Error(`payment run file of ${bytes} bytes`);
+    return {
+      payment_run_create_payments_per_s: Math.round(RUN_PAYMENTS / createSeconds),
+      payment_run_file_payments_per_s: Math.round(RUN_PAYMENTS / fileSeconds),
+      payment_rows_json_read_per_s: Math.round(RUN_PAYMENTS / baselineSeconds),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
 async function main(): Promise<void> {
   const name = `ebbs_bench_${Date.now()}`;
   await admin(`CREATE DATABASE "${name}"`);
@@ -439,6 +507,15 @@ async function main(): Promise<void> {
     const account = (await parseCli(['account', 'create', '--company-name', 'Bench', '--email', 'bench@example.test']).run(loadConfig({ DATABASE_URL: url, JWT_SECRET: SECRET, WEBHOOK_SECRET_KEY: SECRET }))).output as Record<string, string>;
     const grant = await new Api(service.baseUrl).post('/v1/oauth', { grantType: 'api_token', token: account.apiToken });
     const api = new Api(service.baseUrl, grant.body.accessToken);
+    // What issuing invoices and creating direct debit files require of the account.
+    const profile = await api.patch(`/v1/accounts/${account.accountId}`, {
+      address: { line1: 'Energieweg 5', locality: 'Berlin', postCode: '10117', country: 'DE' },
+      vatId: 'DE136695976',
+      contact: { email: 'service@bench.test', phone: '+49 30 123456' },
+      bankAccount: { accountHolder: 'Bench GmbH', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' },
+      sepaCreditorId: 'DE98ZZZ09999999999',
+    });
+    if (profile.status !== 200) throw new Error(`account profile: ${JSON.stringify(profile.body).slice(0, 300)}`);
     const site = (await api.post('/v1/sites', { name: 'Bench', type: 'unbalanced_accurate', address: { locality: 'Berlin', postCode: '10115', country: 'DE' } })).body;
     const meterIds: string[] = [];
     for (let i = 0; i < 420; i++) {
@@ -496,6 +573,7 @@ async function main(): Promise<void> {
     await client.end();
     // Last: its month of data would change the storage figures above.
     const billRuns = await billRunRates(api, url, account.accountId!);
+    const paymentRuns = await paymentRunRates(api, url, account.accountId!);
     const summary = {
       ingest_http_500_values_per_s: at500,
       ingest_http_10k_values_per_s: at10k,
@@ -509,6 +587,7 @@ async function main(): Promise<void> {
       webhook_deliveries_per_s: webhookRate,
       outbox_write_overhead_pct: outboxOverhead,
       ...billRuns,
+      ...paymentRuns,
       run_id: randomUUID(),
     };
     console.log(JSON.stringify(summary));

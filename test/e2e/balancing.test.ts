@@ -50,7 +50,7 @@ describe('balancing end to end', () => {
       const total = rows.data.reduce((sum: number, r: any) => sum + r.value, 0);
       expect(total).toBeCloseTo(consumed[i]!, 6);
     }
-    const graph = await a.api.graphql(`query($id: ID!) { site(id: $id) { balances(startDateTime: "${DAY}", endDateTime: "${NEXT_DAY}", interval: "P1D") { total } } }`, { id: site.id });
+    const graph = await a.api.graphql(`query($id: ID!) { site(id: $id) { balances(startDateTime: "${DAY}", endDateTime: "${NEXT_DAY}", interval: P1D) { total } } }`, { id: site.id });
     expect(graph.body.data.site.balances.total).toBe(daily.total);
   });
 

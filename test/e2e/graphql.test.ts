@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printGraphQLSchema } from '../../graphql/schema.js';
 import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
 
-const SITE_FIELDS = 'id name type balanceResolution address { line1 line2 line3 line4 locality postCode country } customAttributes createdAt updatedAt';
+const SITE_FIELDS = 'id name type balanceResolution allocationKey allocationKeyValidFrom address { line1 line2 line3 line4 locality postCode country } customAttributes createdAt updatedAt';
 const input = { name: 'Quartier Nord', type: 'balanced_inaccurate', address: { locality: 'Hamburg', postCode: '20095', country: 'DE' } };
 
 describe('GraphQL', () => {
@@ -97,8 +97,8 @@ describe('GraphQL mutations of the master data', () => {
   afterAll(() => app.close());
 
   it('onboards through mutations with the same rules and codes as REST', async () => {
-    const site = (await a.api.graphql('mutation { createSite(input: { name: "S", type: "balanced_accurate", address: { locality: "Bonn", postCode: "53111", country: "DE" } }) { id } }')).body.data.createSite;
-    const product = (await a.api.graphql('mutation { createElectricityProduct(input: { name: "P", prepaymentConfiguration: { cycle: "monthly", dayOfMonth: 1 } }) { id prepaymentConfiguration { cycle } } }')).body.data
+    const site = (await a.api.graphql('mutation { createSite(input: { name: "S", type: balanced_accurate, address: { locality: "Bonn", postCode: "53111", country: "DE" } }) { id } }')).body.data.createSite;
+    const product = (await a.api.graphql('mutation { createElectricityProduct(input: { name: "P", prepaymentConfiguration: { cycle: monthly, dayOfMonth: 1 } }) { id prepaymentConfiguration { cycle } } }')).body.data
       .createElectricityProduct;
     expect(product.prepaymentConfiguration).toEqual({ cycle: 'monthly' });
     const customer = (await a.api.graphql('mutation { createCustomer(input: { lastName: "Kim" }) { id } }')).body.data.createCustomer;

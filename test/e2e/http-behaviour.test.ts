@@ -130,10 +130,16 @@ describe('common HTTP behaviour', () => {
         'GET /v1/invoices/{id}/e-invoice',
         'POST /v1/invoices/{id}/cancel',
         ...crud('/v1/line-items', false),
+        ...crud('/v1/payment-runs', false),
+        'POST /v1/payment-runs',
+        'GET /v1/payment-runs/{id}/items',
+        'GET /v1/payment-runs/{id}/file',
+        'POST /v1/payment-runs/{id}/cancel',
       ].sort(),
     );
     const create = response.body.paths['/v1/sites'].post;
-    expect(create.requestBody.content['application/json'].schema.required).toEqual(['name', 'type', 'address']);
+    expect(create.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateSiteInput' });
+    expect(response.body.components.schemas.CreateSiteInput.required).toEqual(['name', 'type', 'address']);
     expect(create.responses['201']).toBeDefined();
     expect(response.body.paths['/v1/sites'].get.parameters.map((p: { name: string }) => p.name)).toEqual(['limit', 'offset']);
   });

@@ -9,7 +9,7 @@ const MARCH = { from: Date.parse('2026-02-28T23:00:00.000Z'), to: Date.parse('20
 const series = (meterId: string, kwh: number) =>
   Array.from({ length: (MARCH.to - MARCH.from) / QH }, (_, i) => ({ meterId, timestamp: new Date(MARCH.from + i * QH).toISOString(), value: kwh }));
 
-const DRAFT = `query($id: ID!, $from: String!, $to: String!) { contract(id: $id) { draftInvoice(periodStart: $from, periodEnd: $to) {
+const DRAFT = `query($id: ID!, $from: Date!, $to: Date!) { contract(id: $id) { draftInvoice(periodStart: $from, periodEnd: $to) {
   lines { kind quantity unitPrice netAmount periodStart periodEnd meterId } netTotal taxes { percentage netAmount taxAmount } grossTotal prepaymentsTotal amountDue } } }`;
 
 describe('invoice drafts from stored data (the engine a bill run uses)', () => {

@@ -223,7 +223,7 @@ describe('measurements', () => {
     const response = await a.api.graphql(
       `query($id: ID!) { meter(id: $id) {
         measurements(startDateTime: "2026-02-01T00:00:00.000Z", endDateTime: "2026-02-01T00:30:00.000Z") { total data { timestamp value obis } }
-        aggregatedMeasurements(startDateTime: "2026-01-31T23:00:00.000Z", endDateTime: "2026-02-01T23:00:00.000Z", interval: "P1D") { data { value complete } }
+        aggregatedMeasurements(startDateTime: "2026-01-31T23:00:00.000Z", endDateTime: "2026-02-01T23:00:00.000Z", interval: P1D) { data { value complete } }
       } }`,
       { id: load.id },
     );

@@ -321,7 +321,7 @@ describe('payment methods, payments and prepayments', () => {
       { input: [{ contractId: mine.id, amount: '5.00', type: 'payment', dueDate: '2026-06-01' }, { contractId: mine.id, amount: '6.00', type: 'refund', dueDate: '2026-06-02' }] },
     );
     expect(batch.body.data.createPayments).toEqual({ total: 2, data: [{ amount: '5.00', dueDate: '2026-06-01', state: 'pending' }, { amount: '6.00', dueDate: '2026-06-02', state: 'pending' }] });
-    const invalid = await a.api.graphql(`mutation($input: [PaymentInput!]!) { createPayments(input: $input) { total } }`, { input: [{ contractId: mine.id, amount: 'x', type: 'payment', dueDate: '2026-06-01' }] });
+    const invalid = await a.api.graphql(`mutation($input: [PaymentInput!]!) { createPayments(input: $input) { total } }`, { input: [{ contractId: mine.id, amount: '0.001', type: 'payment', dueDate: '2026-06-01' }] });
     expect(invalid.body.errors[0].extensions.code).toBe('validation_failed');
     const listed = await a.api.graphql(`query($id: ID!) { payments(contractId: $id) { total } paymentMethods(customerId: $id) { total } }`, { id: mine.id });
     expect(listed.body.data).toEqual({ payments: { total: 2 }, paymentMethods: { total: 0 } });

@@ -50,11 +50,15 @@ describe('the README', () => {
       expect(run.stdout).toContain('"secret":"whsec_');
       expect(run.stdout).toContain('"eventType":"customer.updated"');
       expect((await readFile('/tmp/invoice.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(run.stdout).toContain('"controlSum":"407.23"');
+      expect(run.stderr).toContain('/tmp/pain.008.xml validates');
+      expect(run.stdout).toMatch(/"number":"INV-2026-000001"[^\n]*"state":"paid"|"state":"paid"[^\n]*"number":"INV-2026-000001"/);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
       await database.drop();
       await rm('/tmp/invoice.pdf', { force: true });
+      await rm('/tmp/pain.008.xml', { force: true });
       await rm('/tmp/ebbs-day.json', { force: true });
     }
   }, 180_000);

@@ -26,6 +26,8 @@ describe('sites over REST', () => {
       name: 'Haus A',
       type: 'balanced_accurate',
       balanceResolution: 'PT15M',
+      allocationKey: 'priority',
+      allocationKeyValidFrom: null,
       address: { line1: 'Invalidenstr. 1', line2: null, line3: null, line4: null, ...berlin },
       customAttributes: {},
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarDateOf } from '../../core/domain/time/calendar-date.js';
+import { earliestCollectionDate } from '../../core/domain/time/target2.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { balancedSite, waitForBalance } from '../support/balancing.js';
 import { waitForRun } from '../support/billing.js';
@@ -172,6 +174,19 @@ describe('SQL tenancy: every join between tenant tables carries account_id', () 
     expect((await waitForRun(api, rerun.id, 'created')).counts).toMatchObject({ invoices: 1, errors: 1 });
     expect((await api.delete(`/v1/bill-runs/${rerun.id}`)).status).toBe(204);
 
+    // SEPA payment runs: a direct debit of a prepayment (the other customer pays by transfer: skipped), its file, its outcome; a second run cancelled.
+    const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+    await create(api, '/v1/payment-methods', { customerId: contracts[1]!.customerId, type: 'sepa_direct_debit', accountHolder: 'Anna Meyer', iban: 'DE89370400440532013000', mandateReference: 'M-1', mandateSignedAt: '2026-01-01' });
+    const collected = await create(api, '/v1/payments', { contractId: contracts[1]!.id, amount: '40.00', type: 'prepayment', dueDate: '2026-03-15' });
+    const paymentRun = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate, dueUntil: '2026-03-31' });
+    expect((await api.get(`/v1/payment-runs/${paymentRun.id}/items`)).body.total).toBe(1);
+    expect((await fetch(`${app.url}/v1/payment-runs/${paymentRun.id}/file`, { headers: { authorization: `Bearer ${a.accessToken}` } })).status).toBe(200);
+    expect((await api.patch(`/v1/payments/${collected.id}`, { state: 'received' })).status).toBe(200);
+    expect((await api.get(`/v1/payment-runs/${paymentRun.id}`)).body.state).toBe('closed');
+    await create(api, '/v1/payments', { contractId: contracts[1]!.id, amount: '40.00', type: 'prepayment', dueDate: '2026-03-16' });
+    const cancelled = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate, dueUntil: '2026-03-31' });
+    expect((await api.post(`/v1/payment-runs/${cancelled.id}/cancel`)).status).toBe(200);
+
     // Webhooks delivered.
     await receiver.until(() => ['invoice.cancelled', 'invoice.paid', 'bill_run.complete_success'].every((type) => receiver.events().some((e) => e.type === type)), 20_000);
     expect((await api.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries?limit=5`)).status).toBe(200);
@@ -184,10 +199,11 @@ describe('SQL tenancy: every join between tenant tables carries account_id', () 
           meters(limit: 10) { identifier contract { number payments(limit: 5) { amount } invoices(limit: 5) { number lineItems(limit: 10) { quantity } }
             customer { lastName paymentMethods(limit: 5) { type } invoices(limit: 5) { number } } } }
           contracts(limit: 10) { number meters(limit: 10) { identifier } }
-          balancingSettings(limit: 10) { priority meter { identifier } } } } }`,
+          balancingSettings(limit: 10) { priority meter { identifier } } } }
+        paymentRuns(limit: 5) { data { state controlSum items(limit: 5) { amount sequenceType } } } }`,
     );
     expect(graph.body.errors).toBeUndefined();
-    const balances = await api.graphql(`query($id: ID!) { site(id: $id) { balances(startDateTime: "2026-01-31T23:00:00.000Z", endDateTime: "2026-02-01T23:00:00.000Z", interval: "P1D") { total } } }`, { id: site.id });
+    const balances = await api.graphql(`query($id: ID!) { site(id: $id) { balances(startDateTime: "2026-01-31T23:00:00.000Z", endDateTime: "2026-02-01T23:00:00.000Z", interval: P1D) { total } } }`, { id: site.id });
     expect(balances.body.errors).toBeUndefined();
 
     // Deletions and moves look for references.

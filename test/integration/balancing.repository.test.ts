@@ -183,7 +183,7 @@ describe('MikroBalancingRepository on PostgreSQL', () => {
   it('status summarises the balanced, incomplete and pending intervals of one site of the account', async () => {
     const { site, consumer } = await balancedSite();
     const status = (account = accountId) => db.inContext(() => repo().status(account, site.id));
-    expect(await status()).toEqual({ lastBalancedAt: null, incompleteIntervals: 0, firstIncompleteAt: null, dirtyRanges: 0 });
+    expect(await status()).toEqual({ lastBalancedAt: null, incompleteIntervals: 0, firstIncompleteAt: null, dirtyRanges: 0, held: [] });
 
     const states: [string, boolean][] = [
       ['2026-03-01T02:30:00.000Z', true],
@@ -202,7 +202,45 @@ describe('MikroBalancingRepository on PostgreSQL', () => {
       incompleteIntervals: 3,
       firstIncompleteAt: '2026-03-01T05:00:00.000Z',
       dirtyRanges: 1,
+      held: [],
     });
-    expect(await status(otherAccountId)).toEqual({ lastBalancedAt: null, incompleteIntervals: 0, firstIncompleteAt: null, dirtyRanges: 0 });
+    expect(await status(otherAccountId)).toEqual({ lastBalancedAt: null, incompleteIntervals: 0, firstIncompleteAt: null, dirtyRanges: 0, held: [] });
+  });
+
+  it('markSiteDirty records the ranges of a key or setting change up to the last balanced day, leaving out those after it', async () => {
+    const { site } = await balancedSite();
+    await db.inTransaction(() => repo().markSiteDirty(accountId, site.id, [{ from: at('2026-03-01T00:00:00.000Z'), to: null }]));
+    expect(await dirtyRows([site.id])).toEqual([]);
+
+    await db.inTransaction(() => repo().replaceDays(accountId, site.id, ['2026-03-01', '2026-03-02'], [], [], () => 92));
+    await db.inTransaction(() =>
+      repo().markSiteDirty(accountId, site.id, [
+        { from: at('2026-03-01T23:00:00.000Z'), to: null },
+        { from: at('2026-02-01T00:00:00.000Z'), to: at('2026-02-10T00:00:00.000Z') },
+        { from: at('2026-03-03T00:00:00.000Z'), to: null },
+      ]),
+    );
+    expect(await dirtyRows([site.id])).toEqual([
+      [accountId, site.id, '2026-02-01T00:00:00.000Z', '2026-02-10T00:00:00.000Z'],
+      [accountId, site.id, '2026-03-01T23:00:00.000Z', '2026-03-02T23:45:00.000Z'],
+    ]);
+    await db.inTransaction(() => repo().markSiteDirty(otherAccountId, site.id, [{ from: at('2026-03-01T00:00:00.000Z'), to: null }]));
+    expect(await dirtyRows([site.id])).toHaveLength(2);
+  });
+
+  it('held ranges wait: not taken, not pending, not swept, listed in the status until their invoice is gone', async () => {
+    const { site, consumer } = await balancedSite();
+    const invoiceId = '6f1c0c5e-0000-4000-8000-00000000beef';
+    await db.inTransaction(() => repo().hold(accountId, site.id, [{ from: at('2026-03-01T10:00:00.000Z'), to: at('2026-03-01T10:45:00.000Z'), invoiceId }]));
+    await markDirty(accountId, [change(consumer.id, '2026-03-05T00:00:00.000Z', '2026-03-05T00:00:00.000Z')]);
+    const status = await db.inContext(() => repo().status(accountId, site.id));
+    expect([status.dirtyRanges, status.held]).toEqual([1, [{ from: at('2026-03-01T10:00:00.000Z'), to: at('2026-03-01T10:45:00.000Z'), invoiceId }]]);
+    expect((await db.inTransaction(() => repo().takeDirty(accountId, site.id))).map((r) => iso(r.from))).toEqual(['2026-03-05T00:00:00.000Z']);
+    expect((await db.inContext(() => repo().dirtySites())).map((s) => s.siteId)).not.toContain(site.id);
+
+    // No issued or paid invoice of that id: released, pending again.
+    await db.inContext(() => repo().releaseHeld());
+    expect((await db.inContext(() => repo().dirtySites())).map((s) => s.siteId)).toContain(site.id);
+    expect((await db.inTransaction(() => repo().takeDirty(accountId, site.id))).map((r) => [iso(r.from), iso(r.to)])).toEqual([['2026-03-01T10:00:00.000Z', '2026-03-01T10:45:00.000Z']]);
   });
 });

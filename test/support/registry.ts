@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { addDays, calendarDateOf } from '../../core/domain/time/calendar-date.js';
+import { earliestCollectionDate } from '../../core/domain/time/target2.js';
 import type { SignedUp } from './app.js';
 import { waitForRun } from './billing.js';
 import { address, create, fixtures } from './fixtures.js';
@@ -36,6 +38,7 @@ export interface World {
   billRun: string;
   invoice: string;
   lineItem: string;
+  paymentRun: string;
 }
 
 export async function buildWorld(owner: SignedUp): Promise<World> {
@@ -61,6 +64,8 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
   const prepaymentAmount = await create(api, '/v1/prepayment-amounts', { contractId: contract.id, amount: '60.00', validFrom: '2026-01-01' });
   const prepaymentRequest = await create(api, '/v1/prepayment-requests', { contractId: contract.id, startDate: '2026-01-01', endDate: '2026-04-01' });
   const { billRun, invoice, lineItem } = await billedDay(api, customer.id, taxRate.id);
+  // A direct debit run over the requested prepayments (the customer has a mandate).
+  const paymentRun = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), siteIds: [site.id] });
   const event = (await api.get('/v1/events?limit=1')).body.data[0];
   const delivery = (await api.get(`/v1/webhook-endpoints/${webhookEndpoint.id}/deliveries?limit=1`)).body.data[0];
   return {
@@ -90,6 +95,7 @@ export async function buildWorld(owner: SignedUp): Promise<World> {
     billRun: billRun.id,
     invoice: invoice.id,
     lineItem: lineItem.id,
+    paymentRun: paymentRun.id,
   };
 }
 
@@ -158,6 +164,10 @@ const paymentBody = (w: World) => ({ contractId: w.contract, amount: '12.50', ty
 export const directDebit = { type: 'sepa_direct_debit', accountHolder: 'Erika Mustermann', iban: 'DE89 3704 0044 0532 0130 00', bic: 'COBADEFFXXX', mandateReference: 'M-1', mandateSignedAt: '2026-01-01' };
 /** Each created price or prepayment amount needs its own validFrom. */
 let versions = 0;
+/** The earliest collection date a direct debit run may name today. */
+const collectionDate = () => earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+/** Each payment run fixture collects a prepayment of its own due date. */
+let collected = 0;
 
 /** Keyed by collection path (the OpenAPI path without `/{id}`). */
 export const REGISTRY: Record<string, Fixture> = {
@@ -323,6 +333,17 @@ Object.assign(REGISTRY, {
   '/v1/invoices/{id}/e-invoice': { instance: 'invoice' },
   '/v1/invoices/{id}/cancel': { instance: 'invoice', collection: () => '/v1/invoices', createBody: async () => ({}) },
   '/v1/line-items': { instance: 'lineItem', graphql: { one: 'lineItem', many: 'lineItems' } },
+  '/v1/payment-runs': {
+    instance: 'paymentRun',
+    createBody: async (w: World, api: Api) => {
+      await create(api, '/v1/payments', { contractId: w.contract, type: 'prepayment', amount: '10.00', dueDate: addDays('2025-01-01', ++collected) });
+      return { type: 'direct_debit', collectionDate: collectionDate(), siteIds: [w.site] };
+    },
+    graphql: { one: 'paymentRun', many: 'paymentRuns', create: 'createPaymentRun', actions: ['cancelPaymentRun'] },
+  },
+  '/v1/payment-runs/{id}/items': { instance: 'paymentRun' },
+  '/v1/payment-runs/{id}/file': { instance: 'paymentRun' },
+  '/v1/payment-runs/{id}/cancel': { instance: 'paymentRun', collection: () => '/v1/payment-runs', createBody: async () => ({}) },
 } satisfies Record<string, Fixture>);
 
 /** Operations that need no token; they have their own tests (test/e2e/auth.test.ts). */

@@ -13,15 +13,16 @@ export interface BillRunJob {
 export const createBillRunCommand = z
   .object({ periodStart: calendarDate, periodEnd: calendarDate, siteIds: z.array(reference).min(1).max(1000).optional() })
   .strict()
-  .superRefine(endAfter('periodStart', 'periodEnd'));
+  .superRefine(endAfter('periodStart', 'periodEnd'))
+  .meta({ id: 'CreateBillRunInput' });
 export type CreateBillRunCommand = z.output<typeof createBillRunCommand>;
 
 export const listBillRunsQuery = pageQuery.extend({ state: z.enum(BILL_RUN_STATES).optional() }).strict();
 
 export const billRunView = z.object({
   id: z.uuid(),
-  periodStart: z.string(),
-  periodEnd: z.string(),
+  periodStart: z.string().meta({ format: 'date' }),
+  periodEnd: z.string().meta({ format: 'date' }),
   siteIds: z.array(z.uuid()).nullable().describe('null: every site of the account'),
   state: z.enum(BILL_RUN_STATES),
   phase: z.enum(BILL_RUN_PHASES).describe('The phase running or done last; with state failed, the one that failed'),
@@ -34,7 +35,7 @@ export const billRunView = z.object({
     errors: z.number().int(),
   }),
   errors: z.array(z.object({ contractId: z.uuid(), code: z.string(), message: z.string() })).describe('Contracts that got no invoice, and why'),
-  completedAt: z.string().nullable(),
+  completedAt: z.string().nullable().meta({ format: 'date-time' }),
   ...timestamps,
-});
+}).meta({ id: 'BillRun' });
 export type BillRunView = z.output<typeof billRunView>;

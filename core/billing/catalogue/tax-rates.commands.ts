@@ -22,16 +22,17 @@ const taxRateFields = {
 export const createTaxRateCommand = z
   .object(taxRateFields)
   .strict()
-  .superRefine(endAfter('validFrom', 'validUntil'));
-export const updateTaxRateCommand = z.object({ ...readOnlyEcho, ...taxRateFields }).partial().strict();
+  .superRefine(endAfter('validFrom', 'validUntil'))
+  .meta({ id: 'CreateTaxRateInput' });
+export const updateTaxRateCommand = z.object({ ...readOnlyEcho, ...taxRateFields }).partial().strict().meta({ id: 'UpdateTaxRateInput' });
 export const listTaxRatesQuery = pageQuery.extend({ name: z.string().optional() }).strict();
 
 export const taxRateView = z.object({
   id: z.uuid(),
   name: z.string(),
   percentage: z.string(),
-  validFrom: z.string(),
-  validUntil: z.string().nullable(),
+  validFrom: z.string().meta({ format: 'date' }),
+  validUntil: z.string().nullable().meta({ format: 'date' }),
   ...timestamps,
-});
+}).meta({ id: 'TaxRate' });
 export type TaxRateView = z.output<typeof taxRateView>;

@@ -17,8 +17,11 @@ const templateFields = {
   isDefault: z.boolean(),
 };
 
-export const createTemplateCommand = z.object({ ...templateFields, isDefault: templateFields.isDefault.default(false) }).strict();
-export const updateTemplateCommand = z.object({ ...readOnlyEcho, ...templateFields }).partial().strict();
+export const createTemplateCommand = z
+  .object({ ...templateFields, isDefault: templateFields.isDefault.default(false) })
+  .strict()
+  .meta({ id: 'CreateTemplateInput' });
+export const updateTemplateCommand = z.object({ ...readOnlyEcho, ...templateFields }).partial().strict().meta({ id: 'UpdateTemplateInput' });
 export const listTemplatesQuery = pageQuery.extend({ kind: z.enum(TEMPLATE_KINDS).optional() }).strict();
 export const removedTemplateFields: RemovedField[] = [{ path: ['values'], replacement: 'the template fields; read the whole template with GET /v1/templates/{id}' }];
 
@@ -33,5 +36,5 @@ export const templateView = z.object({
   footerText: z.string().nullable(),
   isDefault: z.boolean(),
   ...timestamps,
-});
+}).meta({ id: 'Template' });
 export type TemplateView = z.output<typeof templateView>;

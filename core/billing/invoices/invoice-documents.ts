@@ -11,7 +11,7 @@ import { PRICE_COMPONENT_CATEGORIES, type PriceComponentCategory } from '../../d
 import { isConsumer, nextCancellation } from '../../domain/contracts/cancellation.js';
 import type { Contract, ContractMeter } from '../../domain/contracts/contract.js';
 import { parseTermDuration } from '../../domain/contracts/term-duration.js';
-import type { Customer, InvoiceFormat } from '../../domain/customers/customer.js';
+import { customerDisplayName, type Customer, type InvoiceFormat } from '../../domain/customers/customer.js';
 import { registerAt } from '../../domain/measurements/aggregation.js';
 import { bucketEnergy, loadWindow } from '../../domain/measurements/bucket-energy.js';
 import { isVirtual, type Meter } from '../../domain/meters/meter.js';
@@ -62,9 +62,6 @@ export interface InvoiceDocumentsDependencies {
 
 /** How many of the next planned prepayments an invoice lists. */
 export const NEXT_PREPAYMENTS = 12;
-
-const customerName = (customer: Customer) =>
-  customer.companyName ?? ([customer.title, customer.firstName, customer.lastName].filter(Boolean).join(' ') || (customer.number ?? customer.id));
 
 const earlier = (a: string, b: string) => (a < b ? a : b);
 const later = (a: string, b: string) => (a > b ? a : b);
@@ -339,7 +336,7 @@ export class InvoiceDocuments {
           periodEnd: invoice.periodEnd,
           currency: account.currency,
           seller,
-          customer: { name: customerName(customer), number: customer.number, address: customer.address, vatId: customer.vatId, buyerReference: customer.buyerReference },
+          customer: { name: customerDisplayName(customer), number: customer.number, address: customer.address, vatId: customer.vatId, buyerReference: customer.buyerReference },
           contractNumber: contract?.number ?? null,
           productName: (contract && products.get(contract.electricityProductId)?.name) ?? null,
           supplyAddress: site && !(customer.address && sameAddress(site.address, customer.address)) ? site.address : null,

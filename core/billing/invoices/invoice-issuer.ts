@@ -5,8 +5,9 @@ import { calendarDateOf } from '../../domain/time/calendar-date.js';
 import { ConflictError } from '../../errors.js';
 import type { EventOutbox, NewEvent } from '../../events/outbox.js';
 import { recordPayments } from '../../payments/payment-events.js';
-import type { PaymentRepository } from '../../payments/payments.repository.js';
+import type { PaymentMethodRepository, PaymentRepository } from '../../payments/payments.repository.js';
 import { presentInvoice } from './invoice-presenter.js';
+import { stageRefunds, type RefundRequest } from './invoice-refunds.js';
 import type { InvoiceRepository } from './invoices.repository.js';
 
 export interface InvoiceIssuerDependencies {
@@ -14,13 +15,15 @@ export interface InvoiceIssuerDependencies {
   contracts: ContractRepository;
   invoices: InvoiceRepository;
   payments: PaymentRepository;
+  paymentMethods: PaymentMethodRepository;
   outbox: EventOutbox;
 }
 
 /**
  * Issuing inside the caller's transaction: numbers from the account's counter row, the deducted
- * prepayments locked, and the `invoice.*` events. Bill runs issue drafts with it, cancellation its
- * credit notes; the PDFs follow after the commit (InvoiceDocuments).
+ * prepayments locked, the refunds of invoices that credit the customer, and the `invoice.*`
+ * events. Bill runs issue drafts with it, cancellation its credit notes; the PDFs follow after the
+ * commit (InvoiceDocuments).
  */
 export class InvoiceIssuer {
   constructor(private readonly deps: InvoiceIssuerDependencies) {}
@@ -37,8 +40,17 @@ export class InvoiceIssuer {
       const issued = invoice.issue({ sequence: first + index, issuedAt: now, issueDate });
       if (!issued.ok) throw new ConflictError(issued.refusal.code, issued.refusal.message);
     });
-    if (kind === 'invoice') await this.setPaymentLocks({ accountId, userId }, invoices.flatMap((i) => i.prepaymentIds), now, now);
+    if (kind === 'invoice') {
+      await this.setPaymentLocks({ accountId, userId }, invoices.flatMap((i) => i.prepaymentIds), now, now);
+      const credits = invoices.filter((invoice) => invoice.amountDue < 0n);
+      await this.refund({ accountId, userId }, credits.map((invoice) => ({ invoice, reference: invoice.number!, dueDate: invoice.dueDate! })), now);
+    }
     await this.record(accountId, 'invoice.issued', invoices, userId);
+  }
+
+  /** A pending refund of what each invoice owes the customer back, if anything (`stageRefunds`). */
+  refund(causer: Pick<NewEvent, 'accountId' | 'userId'>, requests: readonly RefundRequest[], now: Date): Promise<void> {
+    return stageRefunds(this.deps, causer, requests, now);
   }
 
   /** Locks (or, with null, unlocks) the prepayments invoices deducted, each that changes with its `payment.updated`. */
@@ -57,7 +69,7 @@ export class InvoiceIssuer {
   }
 
   /** `invoice.*` events, with the sites of the invoices' contracts. */
-  async record(accountId: string, type: 'invoice.issued' | 'invoice.cancelled' | 'invoice.paid', invoices: readonly Invoice[], userId: string | null = null): Promise<void> {
+  async record(accountId: string, type: 'invoice.issued' | 'invoice.cancelled' | 'invoice.paid' | 'invoice.reopened', invoices: readonly Invoice[], userId: string | null = null): Promise<void> {
     const contracts = await this.deps.contracts.findByIds(accountId, [...new Set(invoices.map((i) => i.contractId))]);
     const siteOf = new Map(contracts.map((c) => [c.id, c.siteId]));
     await this.deps.outbox.record(

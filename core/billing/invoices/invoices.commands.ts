@@ -29,21 +29,21 @@ export const invoiceView = z.object({
   contractId: z.uuid(),
   customerId: z.uuid(),
   billRunId: z.uuid().nullable(),
-  periodStart: z.string(),
-  periodEnd: z.string(),
+  periodStart: z.string().meta({ format: 'date' }),
+  periodEnd: z.string().meta({ format: 'date' }),
   state: z.enum(INVOICE_STATES),
   netTotal: z.string(),
   taxes: z.array(taxView),
   grossTotal: z.string(),
   prepaymentsTotal: z.string(),
   amountDue: z.string().describe('grossTotal - prepaymentsTotal; negative: a credit to the customer'),
-  issuedAt: z.string().nullable(),
-  dueDate: z.string().nullable(),
+  issuedAt: z.string().nullable().meta({ format: 'date-time' }),
+  dueDate: z.string().nullable().meta({ format: 'date' }),
   pdfUrl: z.string().nullable(),
   templateId: z.uuid(),
   cancelsInvoiceId: z.uuid().nullable(),
   ...timestamps,
-});
+}).meta({ id: 'Invoice' });
 export type InvoiceView = z.output<typeof invoiceView>;
 
 export const lineItemView = z.object({
@@ -58,10 +58,10 @@ export const lineItemView = z.object({
   netAmount: z.string(),
   taxRateId: z.uuid(),
   taxRate: z.string(),
-  periodStart: z.string(),
-  periodEnd: z.string(),
+  periodStart: z.string().meta({ format: 'date' }),
+  periodEnd: z.string().meta({ format: 'date' }),
   priceComponentId: z.uuid(),
   meterId: z.uuid().nullable(),
-  createdAt: z.string(),
-});
+  createdAt: z.string().meta({ format: 'date-time' }),
+}).meta({ id: 'LineItem' });
 export type LineItemView = z.output<typeof lineItemView>;

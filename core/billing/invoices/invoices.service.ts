@@ -75,7 +75,8 @@ export class InvoicesService implements ResourceService<InvoiceView> {
 
   /**
    * Cancels an issued invoice: a credit note with the negated lines and its own number, the
-   * deducted prepayments unlocked, the period billable again. Answers the credit note.
+   * deducted prepayments unlocked, a pending refund of what the customer paid towards it, the
+   * period billable again. Answers the credit note.
    */
   async cancel(actor: Actor, id: string): Promise<InvoiceView> {
     const { deps } = this;
@@ -91,7 +92,9 @@ export class InvoicesService implements ResourceService<InvoiceView> {
       const credit = cancelled.value;
       deps.invoices.addAll([credit]);
       await deps.issuer.issue(actor.accountId, 'credit_note', [credit.invoice], now, actor.userId);
-      await deps.issuer.setPaymentLocks({ accountId: actor.accountId, userId: actor.userId }, invoice.prepaymentIds, null, now);
+      const causer = { accountId: actor.accountId, userId: actor.userId };
+      await deps.issuer.setPaymentLocks(causer, invoice.prepaymentIds, null, now);
+      await deps.issuer.refund(causer, [{ invoice, reference: credit.invoice.number!, dueDate: credit.invoice.dueDate! }], now);
       await deps.issuer.record(actor.accountId, 'invoice.cancelled', [invoice], actor.userId);
       return credit.invoice;
     });

@@ -32,6 +32,8 @@ export class BalancingDirtyRange {
   siteId!: string;
   fromAt!: Date;
   toAt!: Date;
+  /** Inside the period of this issued invoice: kept, not balanced, until the invoice is cancelled. */
+  heldByInvoiceId!: string | null;
 }
 
 export const NIL_UUID = '00000000-0000-0000-0000-000000000000';

@@ -1,7 +1,7 @@
 import type { BucketEnergy } from '../measurements/aggregation.js';
 import type { Direction } from '../meters/meter.js';
 import type { Bucket } from '../time/buckets.js';
-import { allocateInterval, type ConsumerInput, type ProducerInput } from './allocation.js';
+import { allocateInterval, type AllocationKey, type ConsumerInput, type ProducerInput } from './allocation.js';
 
 export const FLOW_KINDS = ['local', 'grid', 'feed_in'] as const;
 export type FlowKind = (typeof FLOW_KINDS)[number];
@@ -11,6 +11,8 @@ export interface Participation {
   meterId: string;
   direction: Direction;
   priority: number | null;
+  /** Share under the static key, in millionths (SHARE_SCALE); null counts as 0. */
+  shareMicros: number | null;
   from: number;
   to: number | null;
 }
@@ -36,6 +38,8 @@ export interface IntervalState {
 export interface SiteBalanceInput {
   buckets: readonly Bucket[];
   rotation(bucket: Bucket): number;
+  /** The allocation key in force at an instant; asked for each bucket's start. */
+  keyAt(instant: number): AllocationKey;
   participations: readonly Participation[];
   /** Per meter, its energy per bucket (same order as `buckets`). */
   energy: ReadonlyMap<string, readonly BucketEnergy[]>;
@@ -45,7 +49,7 @@ export interface SiteBalanceInput {
 /**
  * Balances every interval of a site: who takes part is decided per interval from the settings,
  * an interval with any participant's energy missing is reported and left unbalanced, the rest is
- * shared by allocateInterval and returned as flows.
+ * shared by allocateInterval under the key in force at the interval's start and returned as flows.
  */
 export function balanceSite(input: SiteBalanceInput): { flows: Flow[]; states: IntervalState[] } {
   const flows: Flow[] = [];
@@ -65,10 +69,10 @@ export function balanceSite(input: SiteBalanceInput): { flows: Flow[]; states: I
     active.forEach((participant, i) => {
       const { wh } = energies[i]!;
       if (participant.direction === 'producer') producers.push({ meterId: participant.meterId, wh });
-      else consumers.push({ meterId: participant.meterId, wh, priority: participant.priority });
+      else consumers.push({ meterId: participant.meterId, wh, priority: participant.priority, shareMicros: participant.shareMicros });
     });
     states.push({ at: bucket.start, balanced: true });
-    const allocation = allocateInterval({ rotation: input.rotation(bucket), producers, consumers });
+    const allocation = allocateInterval({ rotation: input.rotation(bucket), key: input.keyAt(bucket.start), producers, consumers });
     const at = bucket.start;
     for (const flow of allocation.local) flows.push({ at, kind: 'local', debitorId: flow.consumerId, creditorId: flow.producerId, wh: flow.wh });
     for (const flow of allocation.grid) flows.push({ at, kind: 'grid', debitorId: flow.consumerId, creditorId: input.gridMeterId, wh: flow.wh });

@@ -285,3 +285,15 @@ export function isSettled(amountDue: bigint, payments: readonly { type: string; 
   const received = payments.filter((p) => p.type === settling && p.state === 'received').reduce((sum, p) => sum + p.amount, 0n);
   return received >= (amountDue >= 0n ? amountDue : -amountDue);
 }
+
+/**
+ * What the customer is owed back on an invoice: what they paid towards it (received payments) less
+ * what it still asks (its amount due, nothing once cancelled) less the refunds already paid out or
+ * under way (pending, submitted or received). Zero when nothing is owed.
+ */
+export function refundOwed(invoice: Pick<Invoice, 'state' | 'amountDue'>, payments: readonly { type: string; state: string; amount: bigint }[]): Cents {
+  const sum = (type: string, states: readonly string[]) => payments.filter((p) => p.type === type && states.includes(p.state)).reduce((total, p) => total + p.amount, 0n);
+  const asked = invoice.state === 'cancelled' ? 0n : invoice.amountDue;
+  const owed = sum('payment', ['received']) - asked - sum('refund', ['pending', 'submitted', 'received']);
+  return owed > 0n ? owed : 0n;
+}

@@ -29,3 +29,8 @@ export class Customer {
   createdAt!: Date;
   updatedAt!: Date;
 }
+
+/** How documents and payment files name the customer: the company, else the person, else the customer number. */
+export function customerDisplayName(customer: Pick<Customer, 'companyName' | 'title' | 'firstName' | 'lastName' | 'number' | 'id'>): string {
+  return customer.companyName ?? ([customer.title, customer.firstName, customer.lastName].filter(Boolean).join(' ') || (customer.number ?? customer.id));
+}

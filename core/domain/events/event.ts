@@ -20,7 +20,11 @@ export const EVENT_TYPES = [
   'bill_run.deleted',
   'invoice.issued',
   'invoice.paid',
+  'invoice.reopened',
   'invoice.cancelled',
+  'payment_run.created',
+  'payment_run.closed',
+  'payment_run.cancelled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

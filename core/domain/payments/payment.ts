@@ -1,6 +1,7 @@
 export const PAYMENT_TYPES = ['prepayment', 'payment', 'refund'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
-export const PAYMENT_STATES = ['pending', 'received', 'failed'] as const;
+/** `submitted`: in a SEPA payment run, sent to the bank; only payment runs set it. */
+export const PAYMENT_STATES = ['pending', 'submitted', 'received', 'failed'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
 export class Payment {
@@ -17,8 +18,38 @@ export class Payment {
   reference!: string | null;
   /** The issued invoice this payment settles (bill runs). */
   invoiceId!: string | null;
-  /** Set by the system when an invoice takes the payment into account; a locked payment is immutable. */
+  /** Set by the system when an invoice takes the payment into account; a locked payment is immutable but for a return (received → failed). */
   lockedAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
+}
+
+/** What the system asks of a new pending payment; the rest it starts with. */
+export type PendingPaymentFields = Pick<Payment, 'id' | 'accountId' | 'contractId' | 'amount' | 'type' | 'dueDate' | 'paymentMethodId' | 'reference' | 'invoiceId'>;
+
+/** A payment the system creates (a refund, a replacement): pending, not received, not locked. */
+export function pendingPayment(fields: PendingPaymentFields, now: Date): Payment {
+  return Object.assign(new Payment(), { ...fields, state: 'pending', receivedAt: null, lockedAt: null, createdAt: now, updatedAt: now } satisfies Payment);
+}
+
+/**
+ * Whether a payment is its contract's one prepayment of its due date: a failed prepayment stays as
+ * history and leaves the date to the prepayment that replaces it.
+ */
+export const holdsPrepaymentDueDate = (payment: { type: PaymentType; state: PaymentState }): boolean => payment.type === 'prepayment' && payment.state !== 'failed';
+
+/** Pending → submitted: a payment run put it in its file. False, changing nothing, from any other state. */
+export function submitPayment(payment: Payment, now: Date): boolean {
+  if (payment.state !== 'pending') return false;
+  payment.state = 'submitted';
+  payment.updatedAt = now;
+  return true;
+}
+
+/** Submitted → pending: its run was cancelled before the bank had an outcome. False, changing nothing, from any other state. */
+export function withdrawPayment(payment: Payment, now: Date): boolean {
+  if (payment.state !== 'submitted') return false;
+  payment.state = 'pending';
+  payment.updatedAt = now;
+  return true;
 }

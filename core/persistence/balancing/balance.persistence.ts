@@ -1,7 +1,8 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BalancingRepository, BalancingStatusRow, DirtyRange, FlowFilter, StoredFlow } from '../../balancing/balancing.repository.js';
+import type { BalancingRepository, BalancingStatusRow, DirtyRange, FlowFilter, HeldRange, StoredFlow } from '../../balancing/balancing.repository.js';
 import { BalanceDay, BalancingDay, BalancingDirtyRange, NIL_UUID } from '../../domain/balancing/balance-rows.js';
+import type { InvoicedPeriod } from '../../domain/balancing/invoiced-periods.js';
 import type { Flow, FlowKind, IntervalState } from '../../domain/balancing/site-balance.js';
 import { dayOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
 import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
@@ -52,6 +53,8 @@ export const BalancingDirtyRangeEntity = defineEntity({
     site: tenantForeignKey(() => SiteEntity, 'site_id'),
     fromAt: p.datetime(3),
     toAt: p.datetime(3),
+    // No foreign key: the range only waits for the invoice, and one not issued or paid any more releases it.
+    heldByInvoiceId: p.uuid().fieldName('held_by_invoice_id').nullable(),
   },
 });
 
@@ -93,6 +96,31 @@ export class MikroBalancingRepository implements BalancingRepository {
     return rows.map((r) => r.site_id);
   }
 
+  async markSiteDirty(accountId: string, siteId: string, ranges: readonly { from: number; to: number | null }[]): Promise<void> {
+    if (ranges.length === 0) return;
+    // The last balanced day's last quarter hour; least() ignores the null of an open range.
+    await this.em.execute(
+      `insert into balancing_dirty_ranges (id, account_id, site_id, from_at, to_at)
+       select gen_random_uuid(), ?, ?, to_timestamp(r.from_at / 1000.0), least(to_timestamp(r.to_at / 1000.0), l.last_at)
+       from json_to_recordset(?::json) as r(from_at bigint, to_at bigint)
+       cross join (select ((max(day) + 1)::timestamp - interval '15 minutes') at time zone 'UTC' as last_at
+                     from balancing_days where account_id = ? and site_id = ?) as l
+       where to_timestamp(r.from_at / 1000.0) <= l.last_at`,
+      [accountId, siteId, JSON.stringify(ranges.map((r) => ({ from_at: r.from, to_at: r.to }))), accountId, siteId],
+    );
+  }
+
+  async invoicedPeriods(accountId: string, siteId: string, from: string): Promise<InvoicedPeriod[]> {
+    const rows = await this.em.execute<{ id: string; number: string; period_start: string; period_end: string }[]>(
+      `select i.id, i.number, i.period_start::text as period_start, i.period_end::text as period_end
+         from invoices i join contracts c on c.account_id = i.account_id and c.id = i.contract_id
+        where i.account_id = ? and c.site_id = ? and i.kind = 'invoice' and i.state in ('issued', 'paid') and i.period_end > ?::date
+        order by i.period_start, i.id`,
+      [accountId, siteId, from],
+    );
+    return rows.map((r) => ({ invoiceId: r.id, number: r.number, startDate: r.period_start, endDate: r.period_end }));
+  }
+
   async lockSite(accountId: string, siteId: string): Promise<void> {
     await this.em.execute('select pg_advisory_xact_lock(hashtextextended(?, 1))', [`${accountId}/${siteId}`]);
   }
@@ -100,7 +128,7 @@ export class MikroBalancingRepository implements BalancingRepository {
   async takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]> {
     // Converted outside RETURNING, which takes immutable functions only (extract on timestamptz is stable).
     const rows = await this.em.execute<{ from_at: string; to_at: string }[]>(
-      `with taken as (delete from balancing_dirty_ranges where account_id = ? and site_id = ? returning from_at, to_at)
+      `with taken as (delete from balancing_dirty_ranges where account_id = ? and site_id = ? and held_by_invoice_id is null returning from_at, to_at)
        select extract(epoch from from_at) * 1000 as from_at, extract(epoch from to_at) * 1000 as to_at from taken`,
       [accountId, siteId],
     );
@@ -220,8 +248,13 @@ export class MikroBalancingRepository implements BalancingRepository {
          (select count(*) from balancing_days d cross join lateral unnest(d.states) s where d.account_id = ? and d.site_id = ? and s = 0) as incomplete,
          (select day::text from balancing_days where account_id = ? and site_id = ? and 0 = any(states) order by day limit 1) as first_incomplete_day,
          (select states::text from balancing_days where account_id = ? and site_id = ? and 0 = any(states) order by day limit 1) as first_states,
-         (select count(*) from balancing_dirty_ranges where account_id = ? and site_id = ?) as dirty`,
+         (select count(*) from balancing_dirty_ranges where account_id = ? and site_id = ? and held_by_invoice_id is null) as dirty`,
       Array.from({ length: 6 }, () => [accountId, siteId]).flat(),
+    );
+    const held = await this.em.execute<{ from_at: string; to_at: string; invoice_id: string }[]>(
+      `select extract(epoch from from_at) * 1000 as from_at, extract(epoch from to_at) * 1000 as to_at, held_by_invoice_id as invoice_id
+         from balancing_dirty_ranges where account_id = ? and site_id = ? and held_by_invoice_id is not null order by from_at, to_at`,
+      [accountId, siteId],
     );
     const slots = (text: string | null) => (text ? text.slice(1, -1).split(',') : []);
     const instantOf = (day: string, slot: number) => Date.parse(`${day}T00:00:00.000Z`) + slot * QUARTER_HOUR_MS;
@@ -232,11 +265,49 @@ export class MikroBalancingRepository implements BalancingRepository {
       incompleteIntervals: Number(summary!.incomplete),
       firstIncompleteAt: summary!.first_incomplete_day && firstIncomplete >= 0 ? instantOf(summary!.first_incomplete_day, firstIncomplete) : null,
       dirtyRanges: Number(summary!.dirty),
+      held: held.map((r) => ({ from: Number(r.from_at), to: Number(r.to_at), invoiceId: r.invoice_id })),
     };
   }
 
   async dirtySites(): Promise<{ accountId: string; siteId: string }[]> {
-    const rows = await this.em.execute<{ account_id: string; site_id: string }[]>('select distinct account_id, site_id from balancing_dirty_ranges');
+    const rows = await this.em.execute<{ account_id: string; site_id: string }[]>('select distinct account_id, site_id from balancing_dirty_ranges where held_by_invoice_id is null');
     return rows.map((r) => ({ accountId: r.account_id, siteId: r.site_id }));
+  }
+
+  async hold(accountId: string, siteId: string, held: readonly HeldRange[]): Promise<void> {
+    if (held.length === 0) return;
+    await this.em.execute(
+      `insert into balancing_dirty_ranges (id, account_id, site_id, from_at, to_at, held_by_invoice_id)
+       select gen_random_uuid(), ?, ?, to_timestamp(r.from_at / 1000.0), to_timestamp(r.to_at / 1000.0), r.invoice_id
+       from json_to_recordset(?::json) as r(from_at bigint, to_at bigint, invoice_id uuid)`,
+      [accountId, siteId, JSON.stringify(held.map((h) => ({ from_at: h.from, to_at: h.to, invoice_id: h.invoiceId })))],
+    );
+  }
+
+  async releaseHeld(): Promise<void> {
+    await this.em.execute(
+      `update balancing_dirty_ranges r set held_by_invoice_id = null
+        where r.held_by_invoice_id is not null
+          and not exists (select 1 from invoices i where i.account_id = r.account_id and i.id = r.held_by_invoice_id and i.state in ('issued', 'paid'))`,
+    );
+  }
+
+  async storedStates(accountId: string, siteId: string, from: number, to: number): Promise<IntervalState[]> {
+    const rows = await this.em.execute<{ day: string; states: string }[]>(
+      'select day::text as day, states::text as states from balancing_days where account_id = ? and site_id = ? and day between ?::date and ?::date',
+      [accountId, siteId, dayOf(from), dayOf(to - 1)],
+    );
+    const states: IntervalState[] = [];
+    for (const row of rows) {
+      const base = Date.parse(`${row.day}T00:00:00.000Z`);
+      row.states
+        .slice(1, -1)
+        .split(',')
+        .forEach((cell, slot) => {
+          const at = base + slot * QUARTER_HOUR_MS;
+          if (cell !== 'NULL' && at >= from && at < to) states.push({ at, balanced: cell === '1' });
+        });
+    }
+    return states;
   }
 }

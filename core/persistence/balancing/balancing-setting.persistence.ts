@@ -22,6 +22,7 @@ export const BalancingSettingEntity = defineEntity({
     startDate: p.string().columnType('date'),
     endDate: p.string().columnType('date').nullable(),
     priority: p.integer().nullable(),
+    shareMicros: p.integer().nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },

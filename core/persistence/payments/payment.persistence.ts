@@ -48,7 +48,8 @@ export const PaymentEntity = defineEntity({
   class: Payment,
   tableName: 'payments',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'contractId', 'dueDate'] }],
-  uniques: [{ name: 'payments_one_prepayment_per_due_date', properties: ['accountId', 'contractId', 'dueDate'], where: "type = 'prepayment'" }],
+  // One prepayment per due date; a failed one stays beside the prepayment that replaces it (holdsPrepaymentDueDate).
+  uniques: [{ name: 'payments_one_prepayment_per_due_date', properties: ['accountId', 'contractId', 'dueDate'], where: "type = 'prepayment' and state <> 'failed'" }],
   properties: {
     accountId: accountKey,
     id: p.uuid().primary(),
@@ -109,7 +110,7 @@ export class MikroPaymentMethodRepository extends AccountScopedRepository<Paymen
   }
 
   referencesTo(accountId: string, id: string): Promise<string[]> {
-    return this.countReferences(accountId, id, { payments: 'payments.payment_method_id' });
+    return this.countReferences(accountId, id, { payments: 'payments.payment_method_id', 'payment run items': 'payment_run_items.payment_method_id' });
   }
 
   countForCustomer(accountId: string, customerId: string): Promise<number> {
@@ -155,6 +156,11 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
     for (const payment of payments) this.em.persist(payment);
   }
 
+  async addAfterStaged(payments: readonly Payment[]): Promise<void> {
+    await this.em.flush();
+    this.addAll(payments);
+  }
+
   lockByIds(accountId: string, ids: readonly string[]): Promise<Payment[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.em.find(PaymentEntity, { accountId, id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
@@ -166,7 +172,7 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
       `select p.contract_id, to_char(p.due_date, 'YYYY-MM-DD') as due_date
          from payments p join json_to_recordset(?::json) as k(contract_id uuid, due_date date)
            on p.contract_id = k.contract_id and p.due_date = k.due_date
-        where p.account_id = ? and p.type = 'prepayment' and p.id is distinct from ?::uuid`,
+        where p.account_id = ? and p.type = 'prepayment' and p.state <> 'failed' and p.id is distinct from ?::uuid`,
       [JSON.stringify(keys.map((k) => ({ contract_id: k.contractId, due_date: k.dueDate }))), accountId, exceptId ?? null],
     );
     return rows.map((row) => ({ contractId: row.contract_id, dueDate: row.due_date }));
@@ -180,7 +186,7 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
          select p.contract_id, to_char(k.after, 'YYYY-MM-DD') as after, to_char(p.due_date, 'YYYY-MM-DD') as due_date, p.amount,
                 row_number() over (partition by p.contract_id, k.after order by p.due_date, p.created_at, p.id) as n
            from payments p join json_to_recordset(?::json) as k(contract_id uuid, after date) on p.contract_id = k.contract_id and p.due_date > k.after
-          where p.account_id = ? and p.type = 'prepayment' and p.state = 'pending'
+          where p.account_id = ? and p.type = 'prepayment' and p.state in ('pending', 'submitted')
        ) u
        where u.n <= ?
        order by u.contract_id, u.after, u.due_date`,
@@ -197,14 +203,14 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
         `insert into payments (id, account_id, contract_id, amount, type, state, due_date, payment_method_id, created_at, updated_at)
          select w.id, ?, ?, w.amount, 'prepayment', 'pending', w.due_date, ?, ?, ?
            from json_to_recordset(?::json) as w(id uuid, due_date date, amount bigint)
-         on conflict (account_id, contract_id, due_date) where type = 'prepayment' do nothing
+         on conflict (account_id, contract_id, due_date) where type = 'prepayment' and state <> 'failed' do nothing
          returning id`,
         [accountId, contractId, paymentMethodId, now, now, JSON.stringify(wanted.map((w) => ({ id: w.id, due_date: w.dueDate, amount: w.amount.toString() })))],
       );
     }
     const rows = await this.em.execute<{ id: string }[]>(
       `select id from payments
-        where account_id = ? and contract_id = ? and type = 'prepayment'
+        where account_id = ? and contract_id = ? and type = 'prepayment' and state <> 'failed'
           and due_date in (select value::date from json_array_elements_text(?::json))
         order by due_date`,
       [accountId, contractId, JSON.stringify(dueDates)],

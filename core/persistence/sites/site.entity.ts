@@ -1,6 +1,6 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Address } from '../../domain/addresses/address.js';
-import { Site } from '../../domain/sites/site.js';
+import { Site, type DatedAllocationKey } from '../../domain/sites/site.js';
 import { accountKey } from '../tenant-keys.js';
 
 export const SiteEntity = defineEntity({
@@ -13,6 +13,7 @@ export const SiteEntity = defineEntity({
     name: p.string().length(200),
     type: p.string().length(32),
     balanceResolution: p.string().length(8),
+    allocationKeys: p.json<DatedAllocationKey[]>(),
     address: p.json<Address>(),
     customAttributes: p.json<Record<string, unknown>>(),
     createdAt: p.datetime(3),

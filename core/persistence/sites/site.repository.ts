@@ -9,6 +9,10 @@ export class MikroSiteRepository extends AccountScopedRepository<Site> implement
     super(em, SiteEntity);
   }
 
+  async lock(accountId: string, id: string): Promise<void> {
+    await this.em.execute('select id from sites where account_id = ? and id = ? for update', [accountId, id]);
+  }
+
   referencesTo(accountId: string, id: string): Promise<string[]> {
     return this.countReferences(accountId, id, {
       meters: 'meters.site_id',

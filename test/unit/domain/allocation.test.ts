@@ -11,7 +11,7 @@ import {
 } from '../../../core/domain/balancing/allocation.js';
 
 const producer = (meterId: string, wh: number): ProducerInput => ({ meterId, wh });
-const consumer = (meterId: string, wh: number, priority: number | null = null): ConsumerInput => ({ meterId, wh, priority });
+const consumer = (meterId: string, wh: number, priority: number | null = null): ConsumerInput => ({ meterId, wh, priority, shareMicros: null });
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /** Local energy per consumer id, from the flows. */
@@ -33,8 +33,9 @@ const meterId = fc.string({ unit: fc.constantFrom('a', 'b', 'B', '0', '-'), minL
 const wh = fc.oneof(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 30 }));
 const intervalInput: fc.Arbitrary<IntervalInput> = fc.record({
   rotation: fc.nat(),
+  key: fc.constant('priority' as const),
   producers: fc.uniqueArray(fc.record({ meterId, wh }), { maxLength: 6, selector: (p) => p.meterId }),
-  consumers: fc.uniqueArray(fc.record({ meterId, wh, priority: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }) }), {
+  consumers: fc.uniqueArray(fc.record({ meterId, wh, priority: fc.option(fc.integer({ min: 0, max: 3 }), { nil: null }), shareMicros: fc.constant(null) }), {
     maxLength: 12,
     selector: (c) => c.meterId,
   }),
@@ -45,7 +46,7 @@ const tierRank = (priority: number | null) => priority ?? Number.POSITIVE_INFINI
 
 describe('allocateInterval rules', () => {
   it('(a) single producer, single consumer: short supply goes local and the rest comes from the grid', () => {
-    expect(allocateInterval({ rotation: 0, producers: [producer('p', 300)], consumers: [consumer('c', 500)] })).toEqual({
+    expect(allocateInterval({ key: 'priority', rotation: 0, producers: [producer('p', 300)], consumers: [consumer('c', 500)] })).toEqual({
       local: [{ producerId: 'p', consumerId: 'c', wh: 300 }],
       grid: [{ consumerId: 'c', wh: 200 }],
       feedIn: [],
@@ -53,7 +54,7 @@ describe('allocateInterval rules', () => {
   });
 
   it('(a) single producer, single consumer: surplus is fed in', () => {
-    expect(allocateInterval({ rotation: 0, producers: [producer('p', 500)], consumers: [consumer('c', 300)] })).toEqual({
+    expect(allocateInterval({ key: 'priority', rotation: 0, producers: [producer('p', 500)], consumers: [consumer('c', 300)] })).toEqual({
       local: [{ producerId: 'p', consumerId: 'c', wh: 300 }],
       grid: [],
       feedIn: [{ producerId: 'p', wh: 200 }],
@@ -62,6 +63,7 @@ describe('allocateInterval rules', () => {
 
   it('(b) a higher tier is satisfied first; the null tier gets nothing while tier 1 is short', () => {
     const result = allocateInterval({
+      key: 'priority',
       rotation: 0,
       producers: [producer('p', 150)],
       consumers: [consumer('last', 100, null), consumer('second', 100, 2), consumer('first', 100, 1)],
@@ -95,6 +97,7 @@ describe('allocateInterval rules', () => {
 
   it('(e) attributes local energy to producers in proportion, then by the north-west corner rule', () => {
     const input: IntervalInput = {
+      key: 'priority',
       rotation: 0,
       producers: [producer('p2', 100), producer('p1', 300)],
       consumers: [consumer('c2', 80), consumer('c1', 120)],
@@ -115,31 +118,31 @@ describe('allocateInterval rules', () => {
   });
 
   it('(f) handles zero supply, zero demand, no producers and no consumers', () => {
-    expect(allocateInterval({ rotation: 5, producers: [producer('p', 0)], consumers: [consumer('c', 40)] })).toEqual({
+    expect(allocateInterval({ key: 'priority', rotation: 5, producers: [producer('p', 0)], consumers: [consumer('c', 40)] })).toEqual({
       local: [],
       grid: [{ consumerId: 'c', wh: 40 }],
       feedIn: [],
     });
-    expect(allocateInterval({ rotation: 5, producers: [producer('p', 40)], consumers: [consumer('c', 0)] })).toEqual({
+    expect(allocateInterval({ key: 'priority', rotation: 5, producers: [producer('p', 40)], consumers: [consumer('c', 0)] })).toEqual({
       local: [],
       grid: [],
       feedIn: [{ producerId: 'p', wh: 40 }],
     });
-    expect(allocateInterval({ rotation: 5, producers: [], consumers: [consumer('c', 40)] })).toEqual({
+    expect(allocateInterval({ key: 'priority', rotation: 5, producers: [], consumers: [consumer('c', 40)] })).toEqual({
       local: [],
       grid: [{ consumerId: 'c', wh: 40 }],
       feedIn: [],
     });
-    expect(allocateInterval({ rotation: 5, producers: [producer('p', 40)], consumers: [] })).toEqual({
+    expect(allocateInterval({ key: 'priority', rotation: 5, producers: [producer('p', 40)], consumers: [] })).toEqual({
       local: [],
       grid: [],
       feedIn: [{ producerId: 'p', wh: 40 }],
     });
-    expect(allocateInterval({ rotation: 5, producers: [], consumers: [] })).toEqual({ local: [], grid: [], feedIn: [] });
+    expect(allocateInterval({ key: 'priority', rotation: 5, producers: [], consumers: [] })).toEqual({ local: [], grid: [], feedIn: [] });
   });
 
   it('rejects negative or fractional energies', () => {
-    expect(() => allocateInterval({ rotation: 0, producers: [producer('p', -1)], consumers: [] })).toThrow(RangeError);
+    expect(() => allocateInterval({ key: 'priority', rotation: 0, producers: [producer('p', -1)], consumers: [] })).toThrow(RangeError);
     expect(() => shareSupply(10, [consumer('c', 1.5)], 0)).toThrow(RangeError);
   });
 });

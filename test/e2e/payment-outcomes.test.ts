@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { waitForRun } from '../support/billing.js';
+import { queryRows } from '../support/database.js';
+import { create, expectRejected, fixtures } from '../support/fixtures.js';
+import type { Api } from '../support/http.js';
+import { directDebit } from '../support/registry.js';
+
+/** A month bills a base fee of 12.00 net, 14.28 gross at 19 %. */
+const SEPTEMBER = { periodStart: '2026-09-01', periodEnd: '2026-10-01' };
+const OCTOBER = { periodStart: '2026-10-01', periodEnd: '2026-11-01' };
+const QH = 15 * 60 * 1000;
+/** September and October 2026 in Berlin, the months billed: a meter has to measure every day of them, nothing used. */
+const MEASURED = { from: Date.parse('2026-08-31T22:00:00.000Z'), to: Date.parse('2026-10-31T23:00:00.000Z') };
+
+describe('payment outcomes: submitted payments, returns, failures and refunds', () => {
+  let app: TestApp;
+  let api: Api;
+  let product: Record<string, any>;
+
+  beforeAll(async () => {
+    app = await startTestApp({ QUEUE_POLL_SECONDS: '0.5', RATE_LIMIT_PER_MINUTE: '100000' });
+    api = (await app.signUp('Stadtwerke Outcomes')).api;
+    const vat = await create(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
+    product = await fixtures.product(api, { prepaymentConfiguration: { cycle: 'monthly', dayOfMonth: 15 } });
+    const group = await create(api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
+    const fee = await create(api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Grundpreis', kind: 'base_fee', taxRateId: vat.id });
+    await create(api, '/v1/prices', { priceComponentId: fee.id, validFrom: '2026-01-01', amount: '12.000000' });
+  });
+  afterAll(() => app.close());
+
+  /**
+   * A measured contract on a site of its own (so that each bill run bills only it), its customer
+   * with a default direct debit mandate.
+   */
+  async function contractWithMandate(): Promise<{ contract: Record<string, any>; method: Record<string, any>; siteId: string }> {
+    const site = await fixtures.site(api, { type: 'unbalanced_accurate' });
+    const meter = await fixtures.meter(api, site.id, { measuring: 'load_profile_accurate', startDate: new Date(MEASURED.from).toISOString() });
+    const measurements = Array.from({ length: (MEASURED.to - MEASURED.from) / QH }, (_, i) => ({ meterId: meter.id, timestamp: new Date(MEASURED.from + i * QH).toISOString(), value: 0 }));
+    const uploaded = await api.post('/v1/measurements', { measurements });
+    expect(uploaded.status, JSON.stringify(uploaded.body).slice(0, 500)).toBe(201);
+    const customer = await fixtures.customer(api);
+    const method = await create(api, '/v1/payment-methods', { customerId: customer.id, ...directDebit });
+    const contract = await fixtures.contract(api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
+    await create(api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+    return { contract, method, siteId: site.id };
+  }
+
+  /** Bills the site's contract for the period through a completed bill run; answers its invoice. */
+  async function bill(siteId: string, period: { periodStart: string; periodEnd: string } = OCTOBER): Promise<Record<string, any>> {
+    const run = await create(api, '/v1/bill-runs', { ...period, siteIds: [siteId] });
+    expect((await waitForRun(api, run.id, 'created')).counts).toMatchObject({ invoices: 1, errors: 0 });
+    expect((await api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    await waitForRun(api, run.id, 'completed');
+    const [invoice] = (await api.get(`/v1/invoices?billRunId=${run.id}`)).body.data;
+    expect(invoice.state).toBe('issued');
+    return invoice;
+  }
+
+  const paymentRows = (contractId: string) =>
+    queryRows(
+      app.database.url,
+      `select id, type, state, amount::text, due_date::text as "dueDate", payment_method_id as "paymentMethodId", reference, invoice_id as "invoiceId", locked_at is not null as locked
+         from payments where contract_id = $1 order by created_at, id`,
+      [contractId],
+    );
+  const events = async (type: string, id: string) => (await api.get(`/v1/events?type=${type}&limit=100`)).body.data.filter((e: Record<string, any>) => e.data.id === id);
+  const invoiceState = async (id: string) => (await api.get(`/v1/invoices/${id}`)).body.state;
+
+  it('keeps submitted to payment runs: no payment is created in it, moved into it, or moved from it back to pending', async () => {
+    const { contract } = await contractWithMandate();
+    const base = { contractId: contract.id, amount: '20.00', type: 'payment', dueDate: '2026-10-20' };
+    const refused = await expectRejected(api, { path: '/v1/payments', body: { ...base, state: 'submitted' } }, { status: 400, code: 'state_not_allowed', path: 'state' });
+    expect(refused.errors).toEqual([{ path: 'state', code: 'state_not_allowed', message: expect.stringContaining('submitted is set by payment runs') }]);
+    const batch = await api.post('/v1/payments/batch', { payments: [base, { ...base, state: 'submitted' }] });
+    expect([batch.status, batch.body.errors]).toEqual([400, [expect.objectContaining({ path: 'payments[1].state', code: 'state_not_allowed' })]]);
+    expect(await paymentRows(contract.id)).toEqual([]);
+
+    const payment = await create(api, '/v1/payments', base);
+    const into = await api.patch(`/v1/payments/${payment.id}`, { state: 'submitted' });
+    expect([into.status, into.body.errors]).toEqual([400, [expect.objectContaining({ path: 'state', code: 'state_not_allowed' })]]);
+
+    await queryRows(app.database.url, `update payments set state = 'submitted' where id = $1`, [payment.id]);
+    expect((await api.get(`/v1/payments/${payment.id}`)).body.state).toBe('submitted');
+    const back = await api.patch(`/v1/payments/${payment.id}`, { state: 'pending' });
+    expect([back.status, back.body.errors]).toEqual([400, [{ path: 'state', code: 'state_not_allowed', message: 'submitted is set by payment runs; cancel the run to return its payments to pending.' }]]);
+    const changed = await api.patch(`/v1/payments/${payment.id}`, { amount: '25.00' });
+    expect([changed.status, changed.body.code]).toEqual([409, 'payment_submitted']);
+    expect((await paymentRows(contract.id)).map((p) => [p.state, p.amount])).toEqual([['submitted', '2000']]);
+    const listed = await api.get(`/v1/payments?contractId=${contract.id}&state=submitted`);
+    expect(listed.body.data.map((p: Record<string, any>) => p.id)).toEqual([payment.id]);
+  });
+
+  it('records the bank receiving a submitted payment: the invoice it covers is paid', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    expect(invoice.amountDue).toBe('14.28');
+    const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    await queryRows(app.database.url, `update payments set state = 'submitted' where id = $1`, [payment.id]);
+
+    const received = await api.patch(`/v1/payments/${payment.id}`, { state: 'received' });
+    expect(received.status).toBe(200);
+    expect(received.body.data).toMatchObject({ state: 'received', receivedAt: expect.any(String) });
+    expect(await invoiceState(invoice.id)).toBe('paid');
+    expect(await events('invoice.paid', invoice.id)).toHaveLength(1);
+    expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['received']);
+  });
+
+  it('records a returned direct debit of a locked prepayment: failed, and a new pending prepayment the next invoice deducts', async () => {
+    const { contract, method, siteId } = await contractWithMandate();
+    await create(api, '/v1/prepayment-amounts', { contractId: contract.id, amount: '10.00', validFrom: '2026-01-01' });
+    const prepayment = await create(api, '/v1/payments', {
+      contractId: contract.id,
+      amount: '10.00',
+      type: 'prepayment',
+      state: 'received',
+      dueDate: '2026-09-15',
+      paymentMethodId: method.id,
+      reference: 'PP-2026-09',
+    });
+    const september = await bill(siteId, SEPTEMBER);
+    expect(september).toMatchObject({ prepaymentsTotal: '10.00', amountDue: '4.28' });
+    expect((await api.get(`/v1/payments/${prepayment.id}`)).body.lockedAt).not.toBeNull();
+
+    // Locked: only the return may be recorded, and alone.
+    const amount = await api.patch(`/v1/payments/${prepayment.id}`, { amount: '11.00' });
+    expect([amount.status, amount.body.code]).toEqual([409, 'payment_locked']);
+    const returnAndAmount = await api.patch(`/v1/payments/${prepayment.id}`, { state: 'failed', amount: '11.00' });
+    expect([returnAndAmount.status, returnAndAmount.body.code]).toEqual([409, 'payment_locked']);
+    expect(await paymentRows(contract.id)).toEqual([expect.objectContaining({ id: prepayment.id, state: 'received', amount: '1000', locked: true })]);
+
+    const returned = await api.patch(`/v1/payments/${prepayment.id}`, { state: 'failed' });
+    expect(returned.status, JSON.stringify(returned.body)).toBe(200);
+    expect(returned.body.data).toMatchObject({ state: 'failed', receivedAt: null, amount: '10.00', lockedAt: expect.any(String) });
+    const rows = await paymentRows(contract.id);
+    expect(rows).toEqual([
+      { id: prepayment.id, type: 'prepayment', state: 'failed', amount: '1000', dueDate: '2026-09-15', paymentMethodId: method.id, reference: 'PP-2026-09', invoiceId: null, locked: true },
+      { id: expect.any(String), type: 'prepayment', state: 'pending', amount: '1000', dueDate: '2026-09-15', paymentMethodId: method.id, reference: 'PP-2026-09', invoiceId: null, locked: false },
+    ]);
+    const replacement = rows[1]!.id;
+    expect(await events('payment.updated', prepayment.id)).toEqual(expect.arrayContaining([expect.objectContaining({ data: expect.objectContaining({ state: 'failed' }) })]));
+    expect(await events('payment.created', replacement)).toEqual([expect.objectContaining({ data: expect.objectContaining({ state: 'pending', dueDate: '2026-09-15', amount: '10.00' }) })]);
+    // The invoice that deducted the prepayment stays as issued; the replacement is the due date's prepayment now.
+    expect(await invoiceState(september.id)).toBe('issued');
+    const ensured = await create(api, '/v1/prepayment-requests', { contractId: contract.id, startDate: '2026-09-01', endDate: '2026-10-01' });
+    expect(ensured.paymentIds).toEqual([replacement]);
+    expect((await api.patch(`/v1/payments/${prepayment.id}`, { state: 'received' })).body.code).toBe('payment_locked');
+
+    expect((await api.patch(`/v1/payments/${replacement}`, { state: 'received' })).status).toBe(200);
+    const october = await bill(siteId, OCTOBER);
+    expect(october).toMatchObject({ prepaymentsTotal: '10.00', amountDue: '4.28' });
+    expect((await paymentRows(contract.id)).map((p) => [p.state, p.locked])).toEqual([['failed', true], ['received', true]]);
+  });
+
+  it('leaves the due date of a failed prepayment to the one replacing it', async () => {
+    const { contract } = await contractWithMandate();
+    const prepayment = await create(api, '/v1/payments', { contractId: contract.id, amount: '30.00', type: 'prepayment', dueDate: '2026-12-15' });
+    await queryRows(app.database.url, `update payments set state = 'submitted' where id = $1`, [prepayment.id]);
+    expect((await api.patch(`/v1/payments/${prepayment.id}`, { state: 'failed' })).status).toBe(200);
+    const [, replacement] = await paymentRows(contract.id);
+    expect(replacement).toMatchObject({ type: 'prepayment', state: 'pending', amount: '3000', dueDate: '2026-12-15' });
+    // Back from failed it would be a second prepayment of the due date.
+    const back = await api.patch(`/v1/payments/${prepayment.id}`, { state: 'received' });
+    expect([back.status, back.body.code]).toEqual([409, 'prepayment_exists']);
+    // A failed prepayment may be recorded beside it.
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '30.00', type: 'prepayment', state: 'failed', dueDate: '2026-12-15' });
+    const second = await api.post('/v1/payments', { contractId: contract.id, amount: '30.00', type: 'prepayment', dueDate: '2026-12-15' });
+    expect([second.status, second.body.code]).toEqual([409, 'prepayment_exists']);
+    expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['failed', 'pending', 'failed']);
+  });
+
+  it('reopens the invoice a returned payment had paid', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    expect(await invoiceState(invoice.id)).toBe('paid');
+
+    const returned = await api.patch(`/v1/payments/${payment.id}`, { state: 'failed' });
+    expect([returned.status, returned.body.data.state]).toEqual([200, 'failed']);
+    expect(await invoiceState(invoice.id)).toBe('issued');
+    expect(await events('invoice.reopened', invoice.id)).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: invoice.id, state: 'issued' }) })]);
+    // The invoice is open again, to the next payment run; no payment is created for it.
+    expect((await paymentRows(contract.id)).map((p) => [p.type, p.state])).toEqual([['payment', 'failed']]);
+  });
+
+  it('refunds an invoice that credits the customer; the received refund pays it, a bounced one is paid out anew', async () => {
+    const { contract, method, siteId } = await contractWithMandate();
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '50.00', type: 'prepayment', state: 'received', dueDate: '2026-10-15' });
+    const invoice = await bill(siteId);
+    expect(invoice).toMatchObject({ grossTotal: '14.28', prepaymentsTotal: '50.00', amountDue: '-35.72' });
+    const refunds = (await paymentRows(contract.id)).filter((p) => p.type === 'refund');
+    expect(refunds).toEqual([
+      { id: expect.any(String), type: 'refund', state: 'pending', amount: '3572', dueDate: invoice.dueDate, paymentMethodId: method.id, reference: invoice.number, invoiceId: invoice.id, locked: false },
+    ]);
+    const refund = refunds[0]!.id;
+    expect(await events('payment.created', refund)).toEqual([expect.objectContaining({ userId: null, data: expect.objectContaining({ type: 'refund', amount: '35.72' }) })]);
+
+    expect((await api.patch(`/v1/payments/${refund}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(invoice.id)).toBe('paid');
+
+    // The bounce reported twice at once: one new refund.
+    const bounced = await Promise.all([1, 2].map(() => api.patch(`/v1/payments/${refund}`, { state: 'failed' })));
+    expect(bounced.map((r) => r.status)).toEqual([200, 200]);
+    expect(await invoiceState(invoice.id)).toBe('issued');
+    expect(await events('invoice.reopened', invoice.id)).toHaveLength(1);
+    expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund').map((p) => [p.state, p.amount, p.invoiceId, p.reference])).toEqual([
+      ['failed', '3572', invoice.id, invoice.number],
+      ['pending', '3572', invoice.id, invoice.number],
+    ]);
+  });
+
+  it('refunds what was received towards a cancelled invoice, and nothing for a cancelled invoice nobody paid', async () => {
+    const { contract, method, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '10.00', type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '4.28', type: 'payment', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    const cancelled = await api.post(`/v1/invoices/${invoice.id}/cancel`);
+    expect(cancelled.status).toBe(201);
+    const creditNote = cancelled.body;
+    const refunds = (await paymentRows(contract.id)).filter((p) => p.type === 'refund');
+    expect(refunds).toEqual([
+      { id: expect.any(String), type: 'refund', state: 'pending', amount: '1000', dueDate: creditNote.dueDate, paymentMethodId: method.id, reference: creditNote.number, invoiceId: invoice.id, locked: false },
+    ]);
+    expect(await events('payment.created', refunds[0]!.id)).toHaveLength(1);
+    // The refund names the cancelled invoice and can still be recorded as paid out.
+    const paidOut = await api.patch(`/v1/payments/${refunds[0]!.id}`, { state: 'received' });
+    expect([paidOut.status, paidOut.body.data?.state]).toEqual([200, 'received']);
+    expect(await invoiceState(invoice.id)).toBe('cancelled');
+
+    const unpaid = await contractWithMandate();
+    const unpaidInvoice = await bill(unpaid.siteId);
+    expect((await api.post(`/v1/invoices/${unpaidInvoice.id}/cancel`)).status).toBe(201);
+    expect(await paymentRows(unpaid.contract.id)).toEqual([]);
+  });
+});
