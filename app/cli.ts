@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { RequestContext } from '@mikro-orm/postgresql';
-import { AccountsService } from '../core/accounts/accounts.service.js';
+import type { AccountsService } from '../core/accounts/accounts.service.js';
 import type { Actor } from '../core/auth/actor.js';
 import type { BillRunView } from '../core/billing/bill-runs/bill-runs.commands.js';
 import { ROLES, type Role } from '../core/domain/accounts/account.js';
@@ -8,9 +7,6 @@ import { ValidationError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import { addMonths } from '../core/domain/time/calendar-date.js';
 import type { Config } from './config.js';
-import { buildContainer, resolveServices } from './container.js';
-import { openRuntime } from './runtime.js';
-import { QUEUES } from './worker.js';
 
 /** An unknown command or flag, or none at all: answered with the usage on stderr. */
 export class UsageError extends Error {}
@@ -258,6 +254,14 @@ export function parseCli(args: string[]): CliInvocation {
   const sites = [...given].find(([flag]) => flag.name === 'site')?.[1] ?? [];
   return {
     async run(config) {
+      // Loaded here, not at the top: help and usage errors answer without loading the service.
+      const [{ RequestContext }, { AccountsService }, { buildContainer, resolveServices }, { openRuntime }, { QUEUES }] = await Promise.all([
+        import('@mikro-orm/postgresql'),
+        import('../core/accounts/accounts.service.js'),
+        import('./container.js'),
+        import('./runtime.js'),
+        import('./worker.js'),
+      ]);
       const billing = args[0] === 'bill-run';
       // Bill runs enqueue their work (a worker may take it) and draft or issue in this process too.
       const runtime = await openRuntime({ ...config, DB_POOL_SIZE: billing ? 4 : 1 });

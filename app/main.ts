@@ -2,19 +2,16 @@ import 'reflect-metadata';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DomainError, ValidationError } from '../core/errors.js';
-import { printGraphQLSchema } from '../graphql/schema.js';
 import { EXIT_CODES, isHelp, parseCli, UsageError, USAGE } from './cli.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openRuntime } from './runtime.js';
-import { buildContainer, resolveServices } from './container.js';
-import { QUEUES, startWorker } from './worker.js';
-import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
-import { pino } from 'pino';
-import { startServer } from './server.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../graphql/schema.graphql', import.meta.url));
 
+// Each command loads what it needs when it runs: a process that prints the usage, or runs one
+// operator command, does not load the HTTP server, GraphQL or the worker (about 2 s per process).
+
 async function serve(): Promise<void> {
+  const { startServer } = await import('./server.js');
   const server = await startServer(loadConfig());
   server.logger.info(`ebbs listening on ${server.url}`);
   const firstSteps = server.fresh
@@ -44,6 +41,13 @@ async function serve(): Promise<void> {
 
 /** `npm run worker`: balancing and webhook deliveries without the HTTP server. */
 async function workOnly(): Promise<void> {
+  const [{ pino }, { openRuntime }, { buildContainer, resolveServices }, { QUEUES, startWorker }, { WebhookDispatcher }] = await Promise.all([
+    import('pino'),
+    import('./runtime.js'),
+    import('./container.js'),
+    import('./worker.js'),
+    import('../core/webhooks/webhook-dispatcher.js'),
+  ]);
   const config = loadConfig();
   const logger = pino({ level: config.LOG_LEVEL });
   const runtime = await openRuntime(config);
@@ -62,12 +66,14 @@ async function workOnly(): Promise<void> {
 async function migrateOnly(flags: string[]): Promise<void> {
   const unknown = flags.filter((flag) => flag !== '--create-database');
   if (unknown.length > 0) throw new UsageError(`Unknown flag ${unknown.join(', ')}; migrate takes only --create-database.`);
+  const { openRuntime } = await import('./runtime.js');
   const runtime = await openRuntime(loadConfig(), { createDatabase: flags.includes('--create-database') });
   await runtime.close();
   console.log('migrations applied');
 }
 
 async function createMigration(): Promise<void> {
+  const { openRuntime } = await import('./runtime.js');
   const runtime = await openRuntime(loadConfig(), { schemaMode: true });
   try {
     const result = await runtime.orm.migrator.create();
@@ -96,6 +102,7 @@ async function main(args: string[]): Promise<void> {
   if (command === 'migrate') return migrateOnly(args.slice(1));
   if (command === 'migration:create') return createMigration();
   if (command === 'graphql:schema') {
+    const { printGraphQLSchema } = await import('../graphql/schema.js');
     await writeFile(SCHEMA_FILE, await printGraphQLSchema());
     return console.log('wrote graphql/schema.graphql');
   }
