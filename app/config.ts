@@ -31,6 +31,8 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL: z.coerce.number().int().min(1).default(86_400),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  CACHE_TTL_SECONDS: z.coerce.number().min(0).default(300),
+  CHANGE_FEED_RECONNECT_SECONDS: z.coerce.number().min(0.05).default(1),
   WORKER: z.enum(['on', 'off']).default('on'),
   QUEUE_POLL_SECONDS: z.coerce.number().min(0.5).default(2),
   JOB_RETRY_LIMIT: z.coerce.number().int().min(0).default(5),

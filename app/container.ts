@@ -7,6 +7,8 @@ import { silentLog, type ActivityLog } from '../core/activity-log.js';
 import { AccessTokens } from '../core/auth/access-token.js';
 import { AuthService } from '../core/auth/auth.service.js';
 import { BalancingSettingsService } from '../core/balancing/balancing-settings.service.js';
+import { AccountCache } from '../core/caching/account-cache.js';
+import { noChangeFeed, type ChangeFeed, type ChangeTopic } from '../core/caching/change-feed.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { ContractMetersService } from '../core/contracts/contract-meters.service.js';
 import { ContractsService } from '../core/contracts/contracts.service.js';
@@ -69,6 +71,9 @@ import type { Config } from './config.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
 import type { Services } from '../core/services.js';
 
+/** Entries per cache and process: a few MB at most. */
+const CACHED_ENTRIES = 10_000;
+
 export interface ContainerSettings {
   config: Config;
   orm: MikroORM;
@@ -76,6 +81,8 @@ export interface ContainerSettings {
   jwtSecret: string;
   webhookKey: string;
   refreshTokenTtlSeconds: number;
+  /** What lets caches answer from memory; without one every read goes to the database. */
+  changes?: ChangeFeed;
   clock?: Clock;
   /** Operator-facing activity of the use cases; silent when absent (the CLI). */
   logger?: ActivityLog;
@@ -128,13 +135,15 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   const clock = settings.clock ?? systemClock;
   const outbox = new MikroEventOutbox(em, clock);
 
+  const changes = settings.changes ?? noChangeFeed;
+  const cached = <V>(topic: ChangeTopic) => new AccountCache<V>(changes, topic, { ttlMs: settings.config.CACHE_TTL_SECONDS * 1000, maxEntries: CACHED_ENTRIES, now: () => clock.now().getTime() });
   single(AuthService, () => new AuthService(new MikroCredentialsRepository(em), uow, new AccessTokens(settings.jwtSecret), clock, {
     refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
   }));
   single(AccountsService, () => new AccountsService(repositories.accounts, repositories.templates, uow, clock));
   single(TemplatesService, () => new TemplatesService(repositories.templates, uow, clock));
   single(UsersService, () => new UsersService(repositories.users, repositories.accounts, { uow, clock, outbox }));
-  single(CustomAttributesService, () => new CustomAttributesService(repositories.attributes, uow, clock));
+  single(CustomAttributesService, () => new CustomAttributesService(repositories.attributes, uow, clock, cached('custom_attributes')));
   single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), repositories.accounts, c.resolve(BalancingService), uow, clock, outbox));
   single(MposService, () => new MposService(repositories.mpos, uow, clock));
   single(ProductsService, () => new ProductsService(repositories.products, uow, clock));

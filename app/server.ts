@@ -13,6 +13,7 @@ import { buildContainer, resolveServices, type ContainerSettings } from './conta
 import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
 import { AccountsService } from '../core/accounts/accounts.service.js';
 import { openRateBudgets } from './rate-budgets.js';
+import { PgChangeFeed } from '../core/persistence/pg-change-feed.js';
 import { openRuntime } from './runtime.js';
 import { QUEUES, startWorker } from './worker.js';
 
@@ -84,6 +85,23 @@ function listen(app: Express, config: Config): Promise<Server> {
   });
 }
 
+/**
+ * The change feed that lets this process keep session standings and attribute names in memory: on
+ * an external PostgreSQL unless CACHE_TTL_SECONDS is 0. The embedded database (PGlite behind a
+ * socket) runs all connections in one backend and is not relied on to deliver notifications
+ * between them, so there every read goes to it.
+ */
+async function openChangeFeed(config: Config, logger: Logger): Promise<PgChangeFeed | null> {
+  if (!config.DATABASE_URL || config.CACHE_TTL_SECONDS === 0) return null;
+  const feed = new PgChangeFeed({
+    url: config.DATABASE_URL,
+    reconnectMs: config.CHANGE_FEED_RECONNECT_SECONDS * 1000,
+    onError: (error) => logger.warn({ err: error }, 'change feed lost; caches read the database until it is back'),
+  });
+  await feed.start();
+  return feed;
+}
+
 export async function startServer(
   config: Config,
   logger: Logger = pino({ level: config.LOG_LEVEL }),
@@ -92,12 +110,20 @@ export async function startServer(
   const runtime = await openRuntime(config, hooks);
   await runtime.queue.start(QUEUES);
   const rateBudgets = openRateBudgets(config, logger);
-  const { app, stopGraphQL, services, dispatcher, accounts } = await createHttpApp({ ...runtime, logger, budgets: rateBudgets.budgets, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
+  const changes = await openChangeFeed(config, logger);
+  const { app, stopGraphQL, services, dispatcher, accounts } = await createHttpApp({
+    ...runtime,
+    logger,
+    budgets: rateBudgets.budgets,
+    refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL,
+    ...(changes ? { changes } : {}),
+  });
   let server: Server;
   try {
     server = await listen(app, config);
   } catch (error) {
     await stopGraphQL();
+    await changes?.close();
     await rateBudgets.close();
     await runtime.close();
     throw error;
@@ -113,6 +139,7 @@ export async function startServer(
       await closeHttp(server, config.SHUTDOWN_TIMEOUT_MS);
       worker?.stop();
       await stopGraphQL();
+      await changes?.close();
       await rateBudgets.close();
       await runtime.close();
     },

@@ -16,9 +16,20 @@ export interface AccessClaims {
   familyId: string;
 }
 
+/** Tokens whose signature was checked, kept by their text (a client sends one token many times). */
+const VERIFIED_TOKENS = 10_000;
+
+interface Verified {
+  claims: AccessClaims;
+  iat: number;
+  exp: number;
+}
+
 /** Signs and verifies the JWT access tokens (HS256 pinned, iss/aud/exp/iat checked). */
 export class AccessTokens {
   private readonly key: Uint8Array;
+  /** The signature of the same text verifies the same way every time; the times are checked on every use. */
+  private readonly verified = new Map<string, Verified>();
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -37,6 +48,19 @@ export class AccessTokens {
   }
 
   async verify(token: string, now: Date): Promise<AccessClaims> {
+    const known = this.verified.get(token);
+    if (known) {
+      const seconds = now.getTime() / 1000;
+      if (known.exp + CLOCK_SKEW_SECONDS <= seconds || known.iat > seconds + CLOCK_SKEW_SECONDS) throw new AuthenticationError();
+      return known.claims;
+    }
+    const verified = await this.verifySignature(token, now);
+    if (this.verified.size >= VERIFIED_TOKENS) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, verified);
+    return verified.claims;
+  }
+
+  private async verifySignature(token: string, now: Date): Promise<Verified> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
@@ -46,12 +70,13 @@ export class AccessTokens {
         currentDate: now,
         requiredClaims: ['exp', 'iat', 'sub'],
       });
-      const { sub, acc, role, cid, fam, iat } = payload;
-      if (typeof iat === 'number' && iat > now.getTime() / 1000 + CLOCK_SKEW_SECONDS) throw new Error('issued in the future');
+      const { sub, acc, role, cid, fam, iat, exp } = payload;
+      if (typeof iat !== 'number' || typeof exp !== 'number') throw new Error('missing times');
+      if (iat > now.getTime() / 1000 + CLOCK_SKEW_SECONDS) throw new Error('issued in the future');
       if (typeof sub !== 'string' || typeof acc !== 'string' || typeof cid !== 'string' || typeof fam !== 'string' || !ROLES.includes(role as Role)) {
         throw new Error('malformed claims');
       }
-      return { actor: { userId: sub, accountId: acc, clientId: cid, role: role as Role }, familyId: fam };
+      return { claims: { actor: { userId: sub, accountId: acc, clientId: cid, role: role as Role }, familyId: fam }, iat, exp };
     } catch {
       throw new AuthenticationError();
     }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/actor.js';
+import type { AccountCache } from '../caching/account-cache.js';
 import type { Clock } from '../clock.js';
 import {
   checkValues,
@@ -34,11 +35,12 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
     private readonly definitions: CustomAttributeRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly names: AccountCache<readonly string[]>,
   ) {}
 
   async create(actor: Actor, input: unknown): Promise<CustomAttributeView> {
     const command = parseInput(createCustomAttributeCommand, input);
-    return this.uow.transactional(async () => {
+    return this.changingNames(actor, async () => {
       if (await this.definitions.isNameTaken(actor.accountId, command.entity, command.name)) {
         throw new ConflictError('custom_attribute_exists', `A ${command.entity} attribute named "${command.name}" exists.`);
       }
@@ -58,7 +60,7 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<CustomAttributeView> {
-    return this.uow.transactional(async () => {
+    return this.changingNames(actor, async () => {
       const definition = await loadOwned(this.definitions, actor, 'custom_attribute', id);
       const { merged } = mergeUpdate({
         current: present(definition),
@@ -75,6 +77,18 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
     });
   }
 
+  /**
+   * Every process hears of the change when it commits (the change feed); this one also forgets at
+   * once, so that its own next request reads what it just wrote.
+   */
+  private async changingNames<T>(actor: Actor, work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.uow.transactional(work);
+    } finally {
+      this.names.forget(actor.accountId);
+    }
+  }
+
   /** Validates values for a record; returns what to store. Errors name `customAttributes.<key>`. */
   async checkValues(accountId: string, entity: CustomAttributeEntity, values: CustomAttributeValues): Promise<CustomAttributeValues> {
     const problems = checkValues(await this.definitions.definitionsOf(accountId, entity), values);
@@ -84,9 +98,9 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
     return storedValues(values);
   }
 
-  /** One lookup of the definitions, then every record shows every key (null by default). */
+  /** One lookup of the names (answered from memory while the change feed is live), then every record shows every key (null by default). */
   async presenter(accountId: string, entity: CustomAttributeEntity): Promise<PresentValues> {
-    const definitions = await this.definitions.definitionsOf(accountId, entity);
-    return (values) => withDefaults(definitions, values);
+    const names = await this.names.get(accountId, entity, async () => (await this.definitions.definitionsOf(accountId, entity)).map((d) => d.name));
+    return (values) => withDefaults(names, values);
   }
 }

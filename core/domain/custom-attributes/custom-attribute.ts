@@ -45,8 +45,8 @@ export function checkValues(definitions: readonly CustomAttributeDefinition[], v
 }
 
 /** Every defined key, null where the record has no value (also for records older than the definition). */
-export function withDefaults(definitions: readonly CustomAttributeDefinition[], values: CustomAttributeValues): CustomAttributeValues {
-  return Object.fromEntries(definitions.map((d) => [d.name, values[d.name] ?? null]));
+export function withDefaults(names: readonly string[], values: CustomAttributeValues): CustomAttributeValues {
+  return Object.fromEntries(names.map((name) => [name, values[name] ?? null]));
 }
 
 /** What is stored: only keys with a value. */

@@ -1,10 +1,12 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { CustomAttributeDefinition } from '../../domain/custom-attributes/custom-attribute.js';
+import { changeTrigger } from '../change-triggers.js';
 import { accountKey } from '../tenant-keys.js';
 
 export const CustomAttributeEntity = defineEntity({
   class: CustomAttributeDefinition,
   tableName: 'custom_attributes',
+  triggers: [changeTrigger('custom_attributes', 'custom_attributes', ['insert', 'update', 'delete'], ['name', 'entity', 'account_id'])],
   uniques: [{ properties: ['accountId', 'entity', 'name'] }],
   properties: {
     accountId: accountKey,

@@ -1,0 +1,74 @@
+import type { ChangeFeed, ChangeTopic } from './change-feed.js';
+
+export interface AccountCacheOptions {
+  /** Kept at most this long even without a change (a bound should a notification ever be lost). */
+  ttlMs: number;
+  /** Entries over all accounts; when full, the account cached longest ago is dropped. */
+  maxEntries: number;
+  now?: () => number;
+}
+
+interface Entry<V> {
+  value: V;
+  expires: number;
+}
+
+/**
+ * Values read per account and key, answered from memory while `feed` is live and forgotten when it
+ * announces a change to `topic` for the account (or may have missed one). A read that began before
+ * a change and ends after it must not store what it read: every change moves `version`, and a
+ * load stores its value only when the version did not move while it ran.
+ */
+export class AccountCache<V> {
+  private readonly accounts = new Map<string, Map<string, Entry<V>>>();
+  private size = 0;
+  private version = 0;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly feed: ChangeFeed,
+    topic: ChangeTopic,
+    private readonly options: AccountCacheOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    feed.subscribe(topic, (accountId) => (accountId === null ? this.clear() : this.forget(accountId)));
+  }
+
+  async get(accountId: string, key: string, load: () => Promise<V>): Promise<V> {
+    if (!this.feed.live || this.options.ttlMs <= 0) return load();
+    const entry = this.accounts.get(accountId)?.get(key);
+    if (entry && entry.expires > this.now()) return entry.value;
+    const version = this.version;
+    const value = await load();
+    if (version === this.version && this.feed.live) this.store(accountId, key, value);
+    return value;
+  }
+
+  private store(accountId: string, key: string, value: V): void {
+    while (this.size >= this.options.maxEntries && this.accounts.size > 0) this.drop(this.accounts.keys().next().value!);
+    let entries = this.accounts.get(accountId);
+    if (!entries) {
+      entries = new Map();
+      this.accounts.set(accountId, entries);
+    }
+    if (!entries.has(key)) this.size++;
+    entries.set(key, { value, expires: this.now() + this.options.ttlMs });
+  }
+
+  /** The account's values are stale (also for loads running now). */
+  forget(accountId: string): void {
+    this.version++;
+    this.drop(accountId);
+  }
+
+  private drop(accountId: string): void {
+    this.size -= this.accounts.get(accountId)?.size ?? 0;
+    this.accounts.delete(accountId);
+  }
+
+  private clear(): void {
+    this.version++;
+    this.accounts.clear();
+    this.size = 0;
+  }
+}

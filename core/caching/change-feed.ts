@@ -1,0 +1,18 @@
+/** What a process may keep in memory because the database tells it when the rows change. */
+export const CHANGE_TOPICS = ['custom_attributes'] as const;
+export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
+
+/** `accountId` when that account's rows of the topic changed; `null` when changes may have been missed. */
+export type ChangeListener = (accountId: string | null) => void;
+
+/**
+ * Changes committed by any process, as PostgreSQL announces them. A cache may answer from memory
+ * only while the feed is live: a feed that lost its connection cannot tell what changed meanwhile.
+ */
+export interface ChangeFeed {
+  readonly live: boolean;
+  subscribe(topic: ChangeTopic, listener: ChangeListener): void;
+}
+
+/** No feed (the embedded database, or caching switched off): every read goes to the database. */
+export const noChangeFeed: ChangeFeed = { live: false, subscribe: () => {} };

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGE_FEED_APPLICATION } from '../../core/persistence/pg-change-feed.js';
+import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
+import { queryRows } from '../support/database.js';
+import { fixtures } from '../support/fixtures.js';
+
+/**
+ * The custom attribute names every record shows are kept in memory while PostgreSQL announces
+ * each change of a definition (LISTEN/NOTIFY); without the feed every request reads them.
+ */
+describe('cached custom attribute names', () => {
+  let app: TestApp;
+  let a: SignedUp;
+  let siteId: string;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    app = await startTestApp({ WORKER: 'off', CHANGE_FEED_RECONNECT_SECONDS: '1' }, { onQuery: (sql) => statements.push(sql) });
+    a = await app.signUp();
+    siteId = (await fixtures.site(a.api, { name: 'Haus A' })).id;
+  });
+  afterAll(() => app.close());
+
+  /** The site's custom attributes, and whether the request read the definitions. */
+  async function readSite(): Promise<{ attributes: Record<string, unknown>; readDefinitions: boolean }> {
+    statements.length = 0;
+    const response = await a.api.get(`/v1/sites/${siteId}`);
+    expect(response.status).toBe(200);
+    return { attributes: response.body.customAttributes, readDefinitions: statements.some((sql) => /\bcustom_attributes\b/.test(sql) && /^select/i.test(sql)) };
+  }
+
+  /** A definition written by another writer than this service (an operator, another process). */
+  const insertDefinition = (name: string) =>
+    queryRows(app.database.url, `insert into custom_attributes (id, account_id, title, name, entity, type, created_at, updated_at) values ($1, $2, $3, $3, 'site', 'text', now(), now())`, [randomUUID(), a.accountId, name]);
+
+  async function eventually(check: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error('not within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('reads the definitions once, then answers from memory; a definition created through the API shows at once', async () => {
+    await readSite();
+    expect(await readSite()).toEqual({ attributes: {}, readDefinitions: false });
+    const created = await a.api.post('/v1/custom-attributes', { title: 'Floor', name: 'floor', entity: 'site', type: 'text' });
+    expect(created.status).toBe(201);
+    expect(await readSite()).toEqual({ attributes: { floor: null }, readDefinitions: true });
+    expect(await readSite()).toEqual({ attributes: { floor: null }, readDefinitions: false });
+  });
+
+  it('forgets the names when another writer changes a definition (the notification), not after the time to live', async () => {
+    await insertDefinition('wing');
+    await eventually(async () => 'wing' in (await readSite()).attributes);
+    await queryRows(app.database.url, `delete from custom_attributes where account_id = $1 and name = 'wing'`, [a.accountId]);
+    await eventually(async () => !('wing' in (await readSite()).attributes));
+    expect(await readSite()).toEqual({ attributes: { floor: null }, readDefinitions: false });
+  });
+
+  it('reads the database on every request while the feed is down, and caches again once it is back', async () => {
+    const [terminated] = await queryRows(app.database.url, `select count(pg_terminate_backend(pid))::int as count from pg_stat_activity where application_name = $1 and datname = current_database()`, [CHANGE_FEED_APPLICATION]);
+    expect(terminated!.count).toBe(1);
+    await eventually(async () => app.logs.some((line) => line.includes('change feed lost')));
+    // A change made while nobody listens is not missed: reads go to the database until the feed is back.
+    await insertDefinition('stairs');
+    expect(await readSite()).toEqual({ attributes: { floor: null, stairs: null }, readDefinitions: true });
+    expect(await readSite()).toEqual({ attributes: { floor: null, stairs: null }, readDefinitions: true });
+    await eventually(async () => (await readSite(), !(await readSite()).readDefinitions));
+    expect(await readSite()).toEqual({ attributes: { floor: null, stairs: null }, readDefinitions: false });
+  });
+});

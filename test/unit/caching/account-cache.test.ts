@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { AccountCache } from '../../../core/caching/account-cache.js';
+import type { ChangeFeed, ChangeListener } from '../../../core/caching/change-feed.js';
+
+/** A feed the test drives: live or not, and announcing what it is told. */
+function testFeed() {
+  const listeners: ChangeListener[] = [];
+  const feed: ChangeFeed & { live: boolean; announce: ChangeListener } = {
+    live: true,
+    subscribe: (_topic, listener) => void listeners.push(listener),
+    announce: (accountId) => listeners.forEach((listener) => listener(accountId)),
+  };
+  return feed;
+}
+
+/** A loader that counts its calls and answers `value()` at that time. */
+function counting<V>(value: () => V) {
+  const loader = async () => {
+    loader.calls++;
+    return value();
+  };
+  loader.calls = 0;
+  return loader;
+}
+
+describe('AccountCache', () => {
+  const options = { ttlMs: 60_000, maxEntries: 100 };
+
+  it('answers from memory while the feed is live, and loads every time while it is not', async () => {
+    const feed = testFeed();
+    const cache = new AccountCache<string>(feed, 'custom_attributes', options);
+    const load = counting(() => 'v1');
+    expect([await cache.get('a', 'site', load), await cache.get('a', 'site', load)]).toEqual(['v1', 'v1']);
+    expect(load.calls).toBe(1);
+    feed.live = false;
+    await cache.get('a', 'site', load);
+    await cache.get('a', 'site', load);
+    expect(load.calls).toBe(3);
+  });
+
+  it('forgets an account when the feed announces a change to it, and everything when changes may have been missed', async () => {
+    const feed = testFeed();
+    const cache = new AccountCache<string>(feed, 'custom_attributes', options);
+    let version = 1;
+    const a = counting(() => `a${version}`);
+    const b = counting(() => `b${version}`);
+    await cache.get('a', 'site', a);
+    await cache.get('b', 'site', b);
+    version = 2;
+    feed.announce('a');
+    expect([await cache.get('a', 'site', a), await cache.get('b', 'site', b)]).toEqual(['a2', 'b1']);
+    feed.announce(null);
+    expect([await cache.get('a', 'site', a), await cache.get('b', 'site', b)]).toEqual(['a2', 'b2']);
+    expect([a.calls, b.calls]).toEqual([3, 2]);
+    cache.forget('b');
+    await cache.get('b', 'site', b);
+    expect(b.calls).toBe(3);
+  });
+
+  it('does not keep what a load read when a change was announced while it ran', async () => {
+    const feed = testFeed();
+    const cache = new AccountCache<string>(feed, 'custom_attributes', options);
+    let release!: () => void;
+    const slow = cache.get('a', 'site', () => new Promise<string>((resolve) => (release = () => resolve('before the change'))));
+    feed.announce('a');
+    release();
+    expect(await slow).toBe('before the change');
+    const load = counting(() => 'after the change');
+    expect(await cache.get('a', 'site', load)).toBe('after the change');
+    expect(load.calls).toBe(1);
+  });
+
+  it('keeps an entry no longer than its time to live, and nothing when that is 0', async () => {
+    let now = 0;
+    const cache = new AccountCache<number>(testFeed(), 'custom_attributes', { ...options, now: () => now });
+    const load = counting(() => now);
+    await cache.get('a', 'site', load);
+    now = 59_999;
+    expect(await cache.get('a', 'site', load)).toBe(0);
+    now = 60_000;
+    expect(await cache.get('a', 'site', load)).toBe(60_000);
+    const uncached = new AccountCache<number>(testFeed(), 'custom_attributes', { ...options, ttlMs: 0 });
+    await uncached.get('a', 'site', load);
+    await uncached.get('a', 'site', load);
+    expect(load.calls).toBe(4);
+  });
+
+  it('holds at most maxEntries, dropping the account cached longest ago', async () => {
+    const cache = new AccountCache<string>(testFeed(), 'custom_attributes', { ...options, maxEntries: 2 });
+    const loads = { a: counting(() => 'a'), b: counting(() => 'b'), c: counting(() => 'c') };
+    for (const account of ['a', 'b', 'c'] as const) await cache.get(account, 'site', loads[account]);
+    for (const account of ['c', 'b', 'a'] as const) await cache.get(account, 'site', loads[account]);
+    expect([loads.a.calls, loads.b.calls, loads.c.calls]).toEqual([2, 1, 1]);
+  });
+});
