@@ -139,7 +139,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   const cached = <V>(topic: ChangeTopic) => new AccountCache<V>(changes, topic, { ttlMs: settings.config.CACHE_TTL_SECONDS * 1000, maxEntries: CACHED_ENTRIES, now: () => clock.now().getTime() });
   single(AuthService, () => new AuthService(new MikroCredentialsRepository(em), uow, new AccessTokens(settings.jwtSecret), clock, {
     refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
-  }));
+  }, cached('credentials')));
   single(AccountsService, () => new AccountsService(repositories.accounts, repositories.templates, uow, clock));
   single(TemplatesService, () => new TemplatesService(repositories.templates, uow, clock));
   single(UsersService, () => new UsersService(repositories.users, repositories.accounts, { uow, clock, outbox }));

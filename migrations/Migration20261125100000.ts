@@ -1,11 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Processes keep the names of the custom attributes in memory (every record shows every defined
- * key) and LISTEN on `ebbs_changes` to forget them: every change to a definition, by the service
- * or by hand, notifies `custom_attributes:<account id>` when it commits. A row trigger, since an
- * operator's SQL must take effect too; PostgreSQL folds the identical notifications of one
- * transaction into one.
+ * Processes keep in memory who may use a session (users, API tokens, refresh-token families) and
+ * the names of the custom attributes, and LISTEN on `ebbs_changes` to forget them: every change to
+ * the columns that decide a session (a role, a revocation; not a refresh token being used) or to
+ * a definition, by the service or by hand, notifies `<topic>:<account id>` when it commits. Row
+ * triggers, since an operator's SQL must take effect at once too; PostgreSQL folds the identical
+ * notifications of one transaction into one.
  */
 export class Migration20261125100000 extends Migration {
 
@@ -20,11 +21,15 @@ begin
   end if;
   return null;
 end $$;`);
+    const standing = { users: 'role, account_id', api_tokens: 'revoked_at, user_id, account_id', refresh_tokens: 'revoked_at, account_id' };
+    for (const [table, columns] of Object.entries(standing)) {
+      this.addSql(`create trigger "${table}_notify_change" after update of ${columns} or delete on "${table}" for each row execute function "ebbs_notify_change"('credentials');`);
+    }
     this.addSql(`create trigger "custom_attributes_notify_change" after insert or update of name, entity, account_id or delete on "custom_attributes" for each row execute function "ebbs_notify_change"('custom_attributes');`);
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`drop trigger "custom_attributes_notify_change" on "custom_attributes";`);
+    for (const table of ['users', 'api_tokens', 'refresh_tokens', 'custom_attributes']) this.addSql(`drop trigger "${table}_notify_change" on "${table}";`);
     this.addSql(`drop function "ebbs_notify_change"();`);
   }
 

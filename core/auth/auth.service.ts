@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AccountCache } from '../caching/account-cache.js';
 import type { Clock } from '../clock.js';
 import { RefreshToken } from '../domain/accounts/account.js';
 import { AuthenticationError, ValidationError } from '../errors.js';
@@ -7,7 +8,7 @@ import { parseInput } from '../validation.js';
 import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokens } from './access-token.js';
 import type { Actor } from './actor.js';
 import { GRANT_TYPES, oauthCommand, type TokenGrant } from './auth.commands.js';
-import type { ActiveApiToken, CredentialsRepository } from './credentials.repository.js';
+import type { ActiveApiToken, CredentialsRepository, SessionStanding } from './credentials.repository.js';
 import { generateToken, hashToken, presentedToken } from './secret-token.js';
 
 export interface AuthSettings {
@@ -21,6 +22,8 @@ export class AuthService {
     private readonly accessTokens: AccessTokens,
     private readonly clock: Clock,
     private readonly settings: AuthSettings,
+    /** Per account, by API token and refresh-token family; forgotten on every change the feed announces. */
+    private readonly standings: AccountCache<SessionStanding | null>,
   ) {}
 
   /** POST /v1/oauth: trade an API token or a refresh token for a new access and refresh token. */
@@ -37,11 +40,14 @@ export class AuthService {
   /**
    * A valid signature is not enough: the API token must still be active, its user must exist with
    * the account and role the token claims (a role change takes effect at once), and the session's
-   * refresh-token family must not have been revoked for reuse.
+   * refresh-token family must not have been revoked for reuse. What the database says may come
+   * from memory, but only as fresh as a read at the start of the request (see AccountCache).
    */
   async authenticate(bearer: string): Promise<Actor> {
     const { actor, familyId } = await this.accessTokens.verify(bearer, this.clock.now());
-    const session = await this.credentials.findSession(actor.accountId, actor.clientId, familyId);
+    const session = await this.standings.get(actor.accountId, `${actor.clientId}:${familyId}`, () =>
+      this.credentials.findSession(actor.accountId, actor.clientId, familyId),
+    );
     if (!session) throw new AuthenticationError('The API token of this session was revoked.');
     if (session.familyRevoked) throw new AuthenticationError('This session was revoked because its refresh token was reused.');
     if (session.userId !== actor.userId || session.accountId !== actor.accountId || session.role !== actor.role) {

@@ -14,10 +14,12 @@ interface Entry<V> {
 }
 
 /**
- * Values read per account and key, answered from memory while `feed` is live and forgotten when it
- * announces a change to `topic` for the account (or may have missed one). A read that began before
- * a change and ends after it must not store what it read: every change moves `version`, and a
- * load stores its value only when the version did not move while it ran.
+ * Values read per account and key, forgotten when `feed` announces a change to `topic` for the
+ * account (or may have missed one). A value is answered from memory only after the feed has caught
+ * up with every change committed before the question, so a request never sees less than a
+ * database read at its start would show. A read that began before a change and ends after it must
+ * not store what it read: every change moves `version`, and a load stores its value only when the
+ * version did not move while it ran.
  */
 export class AccountCache<V> {
   private readonly accounts = new Map<string, Map<string, Entry<V>>>();
@@ -35,7 +37,7 @@ export class AccountCache<V> {
   }
 
   async get(accountId: string, key: string, load: () => Promise<V>): Promise<V> {
-    if (!this.feed.live || this.options.ttlMs <= 0) return load();
+    if (this.options.ttlMs <= 0 || !(await this.feed.caughtUp())) return load();
     const entry = this.accounts.get(accountId)?.get(key);
     if (entry && entry.expires > this.now()) return entry.value;
     const version = this.version;
@@ -55,8 +57,7 @@ export class AccountCache<V> {
     entries.set(key, { value, expires: this.now() + this.options.ttlMs });
   }
 
-  /** The account's values are stale (also for loads running now). */
-  forget(accountId: string): void {
+  private forget(accountId: string): void {
     this.version++;
     this.drop(accountId);
   }

@@ -40,7 +40,7 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
 
   async create(actor: Actor, input: unknown): Promise<CustomAttributeView> {
     const command = parseInput(createCustomAttributeCommand, input);
-    return this.changingNames(actor, async () => {
+    return this.uow.transactional(async () => {
       if (await this.definitions.isNameTaken(actor.accountId, command.entity, command.name)) {
         throw new ConflictError('custom_attribute_exists', `A ${command.entity} attribute named "${command.name}" exists.`);
       }
@@ -60,7 +60,7 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<CustomAttributeView> {
-    return this.changingNames(actor, async () => {
+    return this.uow.transactional(async () => {
       const definition = await loadOwned(this.definitions, actor, 'custom_attribute', id);
       const { merged } = mergeUpdate({
         current: present(definition),
@@ -75,18 +75,6 @@ export class CustomAttributesService implements ResourceService<CustomAttributeV
       Object.assign(definition, { title: merged.title, type: merged.type, updatedAt: this.clock.now() });
       return present(definition);
     });
-  }
-
-  /**
-   * Every process hears of the change when it commits (the change feed); this one also forgets at
-   * once, so that its own next request reads what it just wrote.
-   */
-  private async changingNames<T>(actor: Actor, work: () => Promise<T>): Promise<T> {
-    try {
-      return await this.uow.transactional(work);
-    } finally {
-      this.names.forget(actor.accountId);
-    }
   }
 
   /** Validates values for a record; returns what to store. Errors name `customAttributes.<key>`. */

@@ -22,6 +22,8 @@ export class PgChangeFeed implements ChangeFeed {
   private client: pg.Client | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+  private waiting: Promise<boolean> | null = null;
   private readonly listeners = new Map<ChangeTopic, ChangeListener[]>();
 
   constructor(private readonly options: PgChangeFeedOptions) {}
@@ -53,6 +55,36 @@ export class PgChangeFeed implements ChangeFeed {
     this.client = client;
     this.announce(null);
     this.live = true;
+  }
+
+  /**
+   * A `select 1` on the listening connection sent after the call: PostgreSQL delivers a session's
+   * pending notifications before it reports a statement done (and a commit signals the listeners
+   * before its own client hears of it), so when the answer arrives every change committed before
+   * the call has been announced. Callers arriving while one is waiting to be sent share it.
+   */
+  caughtUp(): Promise<boolean> {
+    if (!this.live) return Promise.resolve(false);
+    return (this.waiting ??= this.barrier());
+  }
+
+  private async barrier(): Promise<boolean> {
+    // A statement already sent may have been sent before this caller's change was committed.
+    await this.inFlight;
+    this.waiting = null;
+    const client = this.client;
+    if (!client || !this.live) return false;
+    const sent = client.query('select 1');
+    this.inFlight = sent.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      await sent;
+      return this.live;
+    } catch {
+      return false;
+    }
   }
 
   async close(): Promise<void> {

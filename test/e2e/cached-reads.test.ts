@@ -6,10 +6,11 @@ import { queryRows } from '../support/database.js';
 import { fixtures } from '../support/fixtures.js';
 
 /**
- * The custom attribute names every record shows are kept in memory while PostgreSQL announces
- * each change of a definition (LISTEN/NOTIFY); without the feed every request reads them.
+ * A session's standing and the custom attribute names every record shows are kept in memory while
+ * PostgreSQL announces each change (LISTEN/NOTIFY), and answered from it only once the feed has
+ * caught up with every commit before the request; without the feed every request reads them.
  */
-describe('cached custom attribute names', () => {
+describe('reads answered from memory', () => {
   let app: TestApp;
   let a: SignedUp;
   let siteId: string;
@@ -51,12 +52,26 @@ describe('cached custom attribute names', () => {
     expect(await readSite()).toEqual({ attributes: { floor: null }, readDefinitions: false });
   });
 
-  it('forgets the names when another writer changes a definition (the notification), not after the time to live', async () => {
+  it('shows a definition another writer committed with the next request, not after the time to live', async () => {
     await insertDefinition('wing');
-    await eventually(async () => 'wing' in (await readSite()).attributes);
+    expect(await readSite()).toEqual({ attributes: { floor: null, wing: null }, readDefinitions: true });
     await queryRows(app.database.url, `delete from custom_attributes where account_id = $1 and name = 'wing'`, [a.accountId]);
-    await eventually(async () => !('wing' in (await readSite()).attributes));
+    expect(await readSite()).toEqual({ attributes: { floor: null }, readDefinitions: true });
     expect(await readSite()).toEqual({ attributes: { floor: null }, readDefinitions: false });
+  });
+
+  it('checks the session against memory, and a role changed by hand refuses the very next request', async () => {
+    statements.length = 0;
+    await a.api.get(`/v1/sites/${siteId}`);
+    // The site itself; the token's standing and the attribute names come from memory.
+    expect(statements.filter((sql) => !/^(begin|commit)/i.test(sql))).toHaveLength(1);
+    for (let round = 0; round < 25; round++) {
+      for (const role of ['viewer', 'admin']) {
+        await queryRows(app.database.url, `update users set role = $1 where id = $2`, [role, a.userId]);
+        const answer = await a.api.get(`/v1/sites/${siteId}`);
+        expect(answer.status, `round ${round}, role ${role}`).toBe(role === 'admin' ? 200 : 401);
+      }
+    }
   });
 
   it('reads the database on every request while the feed is down, and caches again once it is back', async () => {

@@ -1,6 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Account, ApiToken, RefreshToken, User, type SellerBankAccount, type SellerContact } from '../../domain/accounts/account.js';
 import type { Address } from '../../domain/addresses/address.js';
+import { changeTrigger } from '../change-triggers.js';
 import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
 // The accounts table keys on account_id like every other table (the future distribution key).
@@ -30,6 +31,7 @@ export const AccountEntity = defineEntity({
 export const UserEntity = defineEntity({
   class: User,
   tableName: 'users',
+  triggers: [changeTrigger('users', 'credentials', ['update', 'delete'], ['role', 'account_id'])],
   uniques: [{ properties: ['accountId', 'email'] }],
   properties: {
     accountId: accountKey,
@@ -48,6 +50,7 @@ export const UserEntity = defineEntity({
 export const ApiTokenEntity = defineEntity({
   class: ApiToken,
   tableName: 'api_tokens',
+  triggers: [changeTrigger('api_tokens', 'credentials', ['update', 'delete'], ['revoked_at', 'user_id', 'account_id'])],
   // Tokens issued before they named their account are found by hash alone (the plain index).
   uniques: [{ properties: ['accountId', 'tokenHash'] }],
   indexes: [{ properties: ['tokenHash'] }],
@@ -65,6 +68,7 @@ export const ApiTokenEntity = defineEntity({
 export const RefreshTokenEntity = defineEntity({
   class: RefreshToken,
   tableName: 'refresh_tokens',
+  triggers: [changeTrigger('refresh_tokens', 'credentials', ['update', 'delete'], ['revoked_at', 'account_id'])],
   uniques: [{ properties: ['accountId', 'tokenHash'] }],
   indexes: [{ properties: ['tokenHash'] }],
   properties: {
