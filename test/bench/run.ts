@@ -54,7 +54,9 @@ interface Started {
 
 /** Runs `app/main.ts <command>` as its own process, as `npm start` / `npm run worker` do. */
 async function startProcess(command: string, url: string, ready: RegExp, env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', command], {
+  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/profiles", profiles the service and the workers (Node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'app/main.ts', command], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     env: { ...process.env, DATABASE_URL: url, JWT_SECRET: SECRET, WEBHOOK_SECRET_KEY: SECRET, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

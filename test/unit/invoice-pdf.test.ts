@@ -300,8 +300,12 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
     expect(xmp).toContain('<rdf:li>Müller &amp; Söhne &lt;Energie&gt; GmbH</rdf:li>');
   });
 
-  it('renders the same document to identical bytes', async () => {
-    expect((await renderInvoicePdf(typical)).equals(await renderInvoicePdf(typical))).toBe(true);
+  it('renders the same document to identical bytes, also after other documents filled the shared layout cache', async () => {
+    const first = await renderInvoicePdf(typical);
+    expect(first.equals(await renderInvoicePdf(typical))).toBe(true);
+    // Justified and wrapped text of other documents must not change a word laid out for this one.
+    for (const other of [english, stornorechnung, credit, transfer]) await renderInvoicePdf(other);
+    expect(first.equals(await renderInvoicePdf(typical))).toBe(true);
   });
 
   it('titles a cancelling credit note "Stornorechnung" and names the cancelled invoice', async () => {

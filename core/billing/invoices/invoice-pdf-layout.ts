@@ -99,57 +99,47 @@ function cellBoxes(columns: readonly Column[], row: Row): Array<{ x: number; wid
 
 const require = createRequire(import.meta.url);
 
-/** What pdfkit uses of a shaped run: fontkit's glyphs, positions (which pdfkit scales in place) and their total advance. */
-interface ShapedRun {
-  glyphs: unknown[];
-  positions: Array<Record<string, number>>;
-  readonly advanceWidth: number;
-}
-
-interface ParsedFont {
-  layout(text: string, features?: unknown): ShapedRun;
-}
-
-/**
- * The font with its OpenType shaping (GSUB/GPOS in fontkit, most of a document's rendering time)
- * remembered per text across documents, since every invoice sets the same labels and many of the
- * same words; each call answers fresh positions for pdfkit to scale. At most `limit` texts are kept.
- */
-function withShapingCache(font: ParsedFont, limit = 5_000): ParsedFont {
-  const runs = new Map<string, { glyphs: unknown[]; positions: Array<Record<string, number>> }>();
-  const layout = (text: string, features?: unknown): ShapedRun => {
-    if (features !== undefined) return font.layout(text, features);
-    let run = runs.get(text);
-    if (!run) {
-      if (runs.size >= limit) runs.clear();
-      const shaped = font.layout(text);
-      run = { glyphs: shaped.glyphs, positions: shaped.positions.map((position) => ({ ...position })) };
-      runs.set(text, run);
-    }
-    const positions = run.positions.map((position) => ({ ...position }));
-    return {
-      glyphs: run.glyphs,
-      positions,
-      get advanceWidth() {
-        return positions.reduce((sum, position) => sum + position.xAdvance!, 0);
-      },
-    };
-  };
-  return Object.create(font, { layout: { value: layout } }) as ParsedFont;
-}
-
 /**
  * A font file parsed once per process. pdfkit takes a parsed (fontkit) font as well as a file and
- * embeds a fresh subset per document either way; parsing and shaping anew would cost some 40 ms per
- * document. pdfkit does not expose the parsed font, so it is taken from a probe document, and the
- * file serves should that ever fail.
+ * embeds a fresh subset per document either way; parsing anew would cost some 40 ms per document.
+ * pdfkit does not expose the parsed font, so it is taken from a probe document, and the file serves
+ * should that ever fail.
  */
 function parsedFont(name: string): PDFKit.Mixins.PDFFontSource {
   const file = readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${name}`));
   const probe = new PDFDocument({ autoFirstPage: false }).font(file);
-  const parsed = (probe as unknown as { _font?: { font?: Partial<ParsedFont> } })._font?.font;
+  const parsed = (probe as unknown as { _font?: { font?: { layout?: unknown } } })._font?.font;
   probe.end();
-  return typeof parsed?.layout === 'function' ? (withShapingCache(parsed as ParsedFont) as unknown as PDFKit.Mixins.PDFFontSource) : file;
+  return typeof parsed?.layout === 'function' ? (parsed as unknown as PDFKit.Mixins.PDFFontSource) : file;
+}
+
+/** What pdfkit keeps of a font embedded in one document: its per-document cache of laid-out words. */
+interface EmbeddedFont {
+  name: string;
+  layoutCache?: Record<string, unknown>;
+}
+
+/** Documents between two looks at how many words a shared cache holds, and the most it may hold. */
+const LAYOUT_CHECK_EVERY = 256;
+const LAYOUT_CACHE_WORDS = 20_000;
+const layoutCaches = new Map<string, { words: Record<string, unknown>; documents: number }>();
+
+/**
+ * OpenType shaping (GSUB/GPOS in fontkit) is most of a document's rendering time and pdfkit keeps
+ * what it shaped per document and word only. A laid-out word depends on the font alone (pdfkit
+ * scales it by the font's units per em, and copies a position before it changes one for word
+ * spacing), so every document's embedded font gets its font's one cache: the labels and most words
+ * of an invoice are shaped once per process. It is started afresh when it holds too many words.
+ */
+function shareLayoutCache(font: EmbeddedFont | undefined): void {
+  if (!font?.layoutCache) return;
+  let shared = layoutCaches.get(font.name);
+  if (shared && font.layoutCache === shared.words) return;
+  if (!shared || (++shared.documents % LAYOUT_CHECK_EVERY === 0 && Object.keys(shared.words).length > LAYOUT_CACHE_WORDS)) {
+    shared = { words: Object.create(null) as Record<string, unknown>, documents: shared?.documents ?? 0 };
+    layoutCaches.set(font.name, shared);
+  }
+  font.layoutCache = shared.words;
 }
 
 let fonts: { regular: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource } | undefined;
@@ -188,6 +178,9 @@ export class PdfLayout {
       margins: { top: page.top, left: page.left, right: page.width - page.right, bottom: 0 },
       bufferPages: true,
       autoFirstPage: false,
+      // No default font: pdfkit would parse Helvetica's metrics for every document, and a PDF/A
+      // document may use embedded fonts only; every text here sets one of the two below.
+      font: '',
       subset: 'PDF/A-3b',
       pdfVersion: '1.7',
       tagged: true,
@@ -239,7 +232,9 @@ export class PdfLayout {
   }
 
   private style({ size = 8.5, bold = false, color = colors.text }: TextStyle): PDFKit.PDFDocument {
-    return this.doc.font(bold ? 'bold' : 'regular').fontSize(size).fillColor(color);
+    const doc = this.doc.font(bold ? 'bold' : 'regular');
+    shareLayoutCache((doc as unknown as { _font?: EmbeddedFont })._font);
+    return doc.fontSize(size).fillColor(color);
   }
 
   /** The height of wrapped text; remembered, since tables measure each row before they draw it. */
