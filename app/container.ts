@@ -64,6 +64,7 @@ import { InvoiceDraftsService } from '../core/billing/invoices/invoice-drafts.se
 import { MikroBillingEnergyRepository } from '../core/persistence/billing/billing-energy.persistence.js';
 import { BillRunsService } from '../core/billing/bill-runs/bill-runs.service.js';
 import { InvoiceDocuments } from '../core/billing/invoices/invoice-documents.js';
+import { PdfRenderPool, renderInThisThread } from '../core/billing/invoices/pdf-render-pool.js';
 import { InvoiceIssuer } from '../core/billing/invoices/invoice-issuer.js';
 import { InvoicesService, LineItemsService } from '../core/billing/invoices/invoices.service.js';
 import { MikroBillRunRepository, MikroInvoiceRepository, MikroLineItemRepository } from '../core/persistence/billing/invoice.repositories.js';
@@ -81,6 +82,8 @@ export interface ContainerSettings {
   jwtSecret: string;
   webhookKey: string;
   refreshTokenTtlSeconds: number;
+  /** Registers work for when the process's runtime closes. */
+  onClose?(work: () => Promise<void>): void;
   /** What lets caches answer from memory; without one every read goes to the database. */
   changes?: ChangeFeed;
   clock?: Clock;
@@ -174,7 +177,9 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(InvoiceDraftsService, () => new InvoiceDraftsService(repositories));
   const { config } = settings;
   single(InvoiceIssuer, () => new InvoiceIssuer({ ...repositories, outbox }));
-  single(InvoiceDocuments, () => new InvoiceDocuments(repositories));
+  const renderer = settings.config.PDF_RENDER_THREADS > 0 ? new PdfRenderPool(settings.config.PDF_RENDER_THREADS) : renderInThisThread;
+  settings.onClose?.(() => renderer.close());
+  single(InvoiceDocuments, () => new InvoiceDocuments({ ...repositories, renderer }));
   single(BillRunsService, (c) => new BillRunsService({
     ...repositories,
     drafts: c.resolve(InvoiceDraftsService),

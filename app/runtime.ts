@@ -13,6 +13,8 @@ export interface Runtime {
   jwtSecret: string;
   /** Encrypts webhook signing secrets at rest. */
   webhookKey: string;
+  /** Work to do when the runtime closes, before the queue and the database (e.g. ending render threads). */
+  onClose(work: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       retryLimit: config.JOB_RETRY_LIMIT,
       retryDelaySeconds: config.JOB_RETRY_DELAY_SECONDS,
     });
+    const closing: Array<() => Promise<void>> = [];
     return {
       config,
       database,
@@ -48,7 +51,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       queue,
       jwtSecret,
       webhookKey,
+      onClose: (work) => void closing.push(work),
       close: async () => {
+        await Promise.all(closing.map((work) => work()));
         await queue.stop();
         await orm.close();
         await database.close();

@@ -27,9 +27,9 @@ import type { SiteRepository } from '../../sites/sites.repository.js';
 import type { PriceComponentRepository } from '../catalogue/price-catalogue.repository.js';
 import type { TemplateRepository } from '../catalogue/templates.service.js';
 import { shiftYears } from './invoice-pdf-format.js';
+import type { PdfRenderer } from './pdf-render-pool.js';
 import { labels } from './invoice-pdf-labels.js';
 import {
-  renderInvoicePdf,
   type InvoicePdfEInvoice,
   type InvoiceCancellationTerms,
   type InvoiceDocument,
@@ -58,6 +58,7 @@ export interface InvoiceDocumentsDependencies {
   priceComponents: PriceComponentRepository;
   paymentMethods: PaymentMethodRepository;
   payments: PaymentRepository;
+  renderer: PdfRenderer;
 }
 
 /** How many of the next planned prepayments an invoice lists. */
@@ -250,18 +251,21 @@ export class InvoiceDocuments {
     const invoices = await this.deps.invoices.withoutPdf(accountId, filter, limit);
     if (invoices.length === 0) return 0;
     const documents = await this.documents(accountId, invoices);
-    const pdfs = [];
+    // The PDFs render (on the pool's threads) while this thread writes the e-invoices.
+    const pdfs = Promise.all(
+      documents.map(async ([invoice, document, customer]) => ({ invoiceId: invoice.id, content: await this.deps.renderer.render(document, eInvoiceOf(document, customer.invoiceFormat)) })),
+    );
     const eInvoices: StoredEInvoice[] = [];
-    for (const [invoice, document, customer] of documents) {
-      pdfs.push({ invoiceId: invoice.id, content: await renderInvoicePdf(document, eInvoiceOf(document, customer.invoiceFormat)) });
+    for (const [invoice, document] of documents) {
       if (eInvoiceViolations(document).length === 0) {
         for (const profile of E_INVOICE_PROFILES) eInvoices.push({ invoiceId: invoice.id, profile, xml: writeCii(document, { profile }) });
       }
     }
     // The e-invoices first: an invoice counts as rendered once its PDF is stored (withoutPdf), so a
     // crash in between writes both again on the next attempt (both inserts keep what is stored).
+    const rendered = await pdfs;
     await this.deps.invoices.saveEInvoices(accountId, eInvoices);
-    await this.deps.invoices.savePdfs(pdfs);
+    await this.deps.invoices.savePdfs(rendered);
     return invoices.length;
   }
 

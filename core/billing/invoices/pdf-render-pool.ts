@@ -1,0 +1,102 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { InvoicePdfEInvoice } from './invoice-pdf-e-invoice.js';
+import { renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.js';
+
+/** Renders invoice PDFs; the same document always yields the same bytes, wherever it is rendered. */
+export interface PdfRenderer {
+  render(document: InvoiceDocument, eInvoice?: InvoicePdfEInvoice): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export interface RenderRequest {
+  document: InvoiceDocument;
+  eInvoice: InvoicePdfEInvoice | undefined;
+}
+
+export type RenderResult = { pdf: Uint8Array; error?: never } | { error: string; pdf?: never };
+
+/** Renders in the calling thread (PDF_RENDER_THREADS=0). */
+export const renderInThisThread: PdfRenderer = { render: renderInvoicePdf, close: async () => {} };
+
+interface Task extends RenderRequest {
+  resolve(pdf: Buffer): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The pool's thread. Compiled, it is the worker file next to this one; run from TypeScript sources
+ * (tsx, vitest) the thread first registers tsx, since a worker does not inherit a loader hook.
+ */
+function startThread(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./invoice-pdf.worker.js', import.meta.url));
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  const entry = new URL('./invoice-pdf.worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => (register(), import(${JSON.stringify(entry)})));`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+/**
+ * Renders on up to `threads` worker threads, one document per thread at a time, started when first
+ * needed. Rendering is CPU work of some 10 ms per invoice; on its own threads it runs beside the
+ * bill run's database work instead of after it. An idle thread does not keep the process alive.
+ */
+export class PdfRenderPool implements PdfRenderer {
+  private readonly idle: Worker[] = [];
+  private readonly busy = new Map<Worker, Task>();
+  private readonly queue: Task[] = [];
+  private threadCount = 0;
+
+  constructor(private readonly threads: number) {}
+
+  render(document: InvoiceDocument, eInvoice?: InvoicePdfEInvoice): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
+      this.queue.push({ document, eInvoice, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    const threads = [...this.idle, ...this.busy.keys()];
+    this.idle.length = 0;
+    await Promise.all(threads.map((thread) => thread.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const thread = this.idle.pop() ?? (this.threadCount < this.threads ? this.start() : undefined);
+      if (!thread) return;
+      const task = this.queue.shift()!;
+      this.busy.set(thread, task);
+      thread.ref();
+      thread.postMessage({ document: task.document, eInvoice: task.eInvoice } satisfies RenderRequest);
+    }
+  }
+
+  private start(): Worker {
+    const thread = startThread();
+    this.threadCount++;
+    thread.on('message', (result: RenderResult) => {
+      const task = this.busy.get(thread)!;
+      this.busy.delete(thread);
+      thread.unref();
+      this.idle.push(thread);
+      if (result.pdf) task.resolve(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.byteLength));
+      else task.reject(new Error(`Rendering the PDF failed: ${result.error}`));
+      this.dispatch();
+    });
+    // A thread that fails to start or dies fails its document; the next document starts another.
+    thread.on('error', (error) => this.busy.get(thread)?.reject(error));
+    thread.on('exit', (code) => {
+      this.threadCount--;
+      const idle = this.idle.indexOf(thread);
+      if (idle >= 0) this.idle.splice(idle, 1);
+      const task = this.busy.get(thread);
+      this.busy.delete(thread);
+      task?.reject(new Error(`The PDF render thread exited with code ${code}.`));
+      this.dispatch();
+    });
+    return thread;
+  }
+}

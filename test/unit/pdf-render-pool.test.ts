@@ -1,0 +1,28 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderInvoicePdf, type InvoiceDocument } from '../../core/billing/invoices/invoice-pdf.js';
+import { PdfRenderPool } from '../../core/billing/invoices/pdf-render-pool.js';
+import { credit, english, stornorechnung, transfer, typical } from '../support/invoice-documents.js';
+
+describe('PdfRenderPool', () => {
+  const pool = new PdfRenderPool(2);
+  afterAll(() => pool.close());
+
+  it('renders on its threads the same bytes as the calling thread, for more documents than threads at once', async () => {
+    const documents = [typical, english, stornorechnung, transfer, credit, typical];
+    const pooled = await Promise.all(documents.map((document) => pool.render(document)));
+    for (const [index, document] of documents.entries()) expect(pooled[index]!.equals(await renderInvoicePdf(document)), `document ${index}`).toBe(true);
+    const facturx = { format: 'facturx' as const, xml: '<rsm:CrossIndustryInvoice/>' };
+    expect((await pool.render(typical, facturx)).equals(await renderInvoicePdf(typical, facturx))).toBe(true);
+  });
+
+  it('fails a document that cannot be rendered with the reason, and renders the next ones', async () => {
+    const broken = { ...typical, locale: 'fr-FR' } as unknown as InvoiceDocument;
+    await expect(pool.render(broken)).rejects.toThrow(/^Rendering the PDF failed: /);
+    expect((await pool.render(typical)).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('starts threads again after close', async () => {
+    await pool.close();
+    expect((await pool.render(credit)).equals(await renderInvoicePdf(credit))).toBe(true);
+  });
+});
