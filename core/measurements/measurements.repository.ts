@@ -1,4 +1,4 @@
-import type { Measurement } from '../domain/measurements/ingest.js';
+import type { IngestMeter, Measurement } from '../domain/measurements/ingest.js';
 
 export interface StoredPoint {
   at: number;
@@ -13,6 +13,8 @@ export interface SeriesRange {
 }
 
 export interface MeasurementRepository {
+  /** What checking an upload needs of those of `ids` that are meters of the account. */
+  ingestMeters(accountId: string, ids: readonly string[]): Promise<IngestMeter[]>;
   /** Holds the writers of these meters off until the transaction ends (sorted, so no deadlocks). */
   lockMeters(accountId: string, meterIds: readonly string[]): Promise<void>;
   /** Stored values per meter within each range, sorted by time. */

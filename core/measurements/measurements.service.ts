@@ -4,9 +4,9 @@ import type { Clock } from '../clock.js';
 import type { BucketEnergy } from '../domain/measurements/aggregation.js';
 import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { whToKwh } from '../domain/measurements/energy.js';
-import { checkMeasurements, decreasingReadings, INTERPOLATED_REMOVED, type IngestMeter, type Measurement } from '../domain/measurements/ingest.js';
+import { checkMeasurements, compareWithStored, decreasingReadings, INTERPOLATED_REMOVED, type Measurement } from '../domain/measurements/ingest.js';
 import { isRegister, obisOf, onGrid } from '../domain/measurements/obis.js';
-import { isVirtual, type Meter } from '../domain/meters/meter.js';
+import type { Meter } from '../domain/meters/meter.js';
 import type { Bucket } from '../domain/time/buckets.js';
 import { queryBuckets } from '../time-series.js';
 import { NotFoundError, TooLargeError, ValidationError } from '../errors.js';
@@ -47,10 +47,6 @@ export interface MeasurementDependencies {
   clock: Clock;
 }
 
-function ingestMeter(meter: Meter): IngestMeter {
-  return { id: meter.id, measuring: meter.measuring, obis: obisOf(meter), startDate: meter.startDate.getTime(), virtual: isVirtual(meter) };
-}
-
 function uploadItems(input: unknown): unknown[] {
   const body = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
   const errors = Object.keys(body ?? {})
@@ -68,6 +64,13 @@ function uploadItems(input: unknown): unknown[] {
     throw new TooLargeError('too_many_measurements', `At most ${MAX_ITEMS_PER_UPLOAD} measurements per request; split the upload.`);
   }
   return items as unknown[];
+}
+
+/** The distinct meter ids of an upload, checked once each rather than once per item. */
+function uploadedMeterIds(items: readonly unknown[]): string[] {
+  const ids = new Set<unknown>();
+  for (const item of items) ids.add((item as { meterId?: unknown } | null)?.meterId);
+  return [...ids].filter(isUuid);
 }
 
 function groupByMeter(measurements: readonly Measurement[]): Map<string, Measurement[]> {
@@ -90,9 +93,8 @@ export class MeasurementsService {
 
   async ingest(actor: Actor, input: unknown): Promise<IngestResult> {
     const items = uploadItems(input);
-    const { measurements, meters, uow, clock } = this.deps;
-    const ids = [...new Set(items.map((item) => (item as { meterId?: unknown } | null)?.meterId).filter(isUuid))];
-    const known = new Map((await meters.findByIds(actor.accountId, ids)).map((m) => [m.id, ingestMeter(m)]));
+    const { measurements, uow, clock } = this.deps;
+    const known = new Map((await measurements.ingestMeters(actor.accountId, uploadedMeterIds(items))).map((m) => [m.id, m]));
     const checked = checkMeasurements(items, known, clock.now().getTime());
     if (checked.errors.length > 0) throw new ValidationError(checked.errors);
     const { result, sites } = await uow.transactional(async () => {
@@ -103,20 +105,22 @@ export class MeasurementsService {
       const registers = bounds.filter((b) => isRegister(known.get(b.meterId)!.measuring));
       const around = await measurements.neighbours(actor.accountId, registers.map((b) => ({ meterId: b.meterId, before: b.from, after: b.to })));
       const result: IngestResult = { inserted: 0, updated: 0, unchanged: 0 };
-      const changed: Measurement[] = [];
+      const grid: Measurement[] = [];
+      const offGrid: Measurement[] = [];
       const decreasing: Measurement[] = [];
+      const spans: { meterId: string; from: number; to: number }[] = [];
       for (const [meterId, group] of byMeter) {
-        const existing = new Map((stored.get(meterId) ?? []).map((p) => [p.at, p.wh]));
-        for (const m of group) {
-          const before = existing.get(m.at);
-          if (before === m.wh) result.unchanged++;
-          else {
-            result[before === undefined ? 'inserted' : 'updated']++;
-            changed.push(m);
-          }
-        }
-        if (isRegister(known.get(meterId)!.measuring)) {
-          decreasing.push(...decreasingReadings([...(stored.get(meterId) ?? []), ...(around.get(meterId) ?? [])], group));
+        const { measuring } = known.get(meterId)!;
+        const points = stored.get(meterId) ?? [];
+        const { changed, inserted, updated, unchanged } = compareWithStored(group, points);
+        result.inserted += inserted;
+        result.updated += updated;
+        result.unchanged += unchanged;
+        if (changed.length > 0) spans.push({ meterId, ...spanOf(changed) });
+        const target = onGrid(measuring) ? grid : offGrid;
+        for (const m of changed) target.push(m);
+        if (isRegister(measuring)) {
+          for (const m of decreasingReadings([...points, ...(around.get(meterId) ?? [])], group)) decreasing.push(m);
         }
       }
       if (decreasing.length > 0) {
@@ -124,9 +128,7 @@ export class MeasurementsService {
           decreasing.map((m) => ({ path: `measurements[${m.index}].value`, code: 'reading_decreases', message: 'A register reading is lower than the one before it.' })),
         );
       }
-      const grid = changed.filter((m) => onGrid(known.get(m.meterId)!.measuring));
-      await measurements.save(actor.accountId, grid, changed.filter((m) => !onGrid(known.get(m.meterId)!.measuring)));
-      const spans = [...groupByMeter(changed)].map(([meterId, group]) => ({ meterId, ...spanOf(group) }));
+      await measurements.save(actor.accountId, grid, offGrid);
       return { result, sites: await this.deps.changes.markChanged(actor.accountId, spans) };
     });
     await this.deps.changes.schedule(actor.accountId, sites);

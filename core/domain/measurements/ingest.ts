@@ -27,10 +27,16 @@ const ITEM_KEYS = new Set(['meterId', 'timestamp', 'value', 'obis']);
 /** Why `interpolated`, removed from uploads (JSON and CSV alike), is refused. */
 export const INTERPOLATED_REMOVED = '"interpolated" was removed; send measured values only.';
 
+/** A plain function rather than a closure made per item: making 10,000 closures cost more than the checks. */
+function itemError(index: number, field: string, code: string, message: string): FieldErrorLike {
+  return { path: field ? `measurements[${index}].${field}` : `measurements[${index}]`, code, message };
+}
+
 /**
  * Checks every item of an upload and lists every problem by index; identical
  * duplicates collapse, two different values for one meter and time are an error.
- * Hand-written for speed: this runs for up to 50,000 items per request.
+ * Hand-written for speed: this runs for up to 50,000 items per request. Each distinct
+ * timestamp is parsed once, as an upload repeats the same quarter hours for every meter.
  */
 export function checkMeasurements(
   items: readonly unknown[],
@@ -39,41 +45,48 @@ export function checkMeasurements(
 ): { measurements: Measurement[]; errors: FieldErrorLike[] } {
   const errors: FieldErrorLike[] = [];
   const seen = new Map<string, Map<number, number>>();
+  const instants = new Map<string, number | null>();
   const measurements: Measurement[] = [];
-  items.forEach((item, index) => {
-    const fail = (field: string, code: string, message: string) =>
-      errors.push({ path: field ? `measurements[${index}].${field}` : `measurements[${index}]`, code, message });
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return fail('', 'invalid_type', 'Expected an object.');
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      errors.push(itemError(index, '', 'invalid_type', 'Expected an object.'));
+      continue;
+    }
     const { meterId, timestamp, value, obis } = item as Record<string, unknown>;
     const before = errors.length;
     for (const key of Object.keys(item)) {
-      if (key === 'interpolated') fail(key, 'field_removed', INTERPOLATED_REMOVED);
-      else if (!ITEM_KEYS.has(key)) fail(key, 'unknown_field', `Unknown field "${key}".`);
+      if (key === 'interpolated') errors.push(itemError(index, key, 'field_removed', INTERPOLATED_REMOVED));
+      else if (!ITEM_KEYS.has(key)) errors.push(itemError(index, key, 'unknown_field', `Unknown field "${key}".`));
     }
     const meter = typeof meterId === 'string' ? meters.get(meterId) : undefined;
-    if (typeof meterId !== 'string') fail('meterId', meterId === undefined ? 'required' : 'invalid_type', 'Expected a meter id.');
-    else if (!meter) fail('meterId', 'reference_not_found', `No meter with id ${meterId}.`);
-    else if (meter.virtual) fail('meterId', 'virtual_meter', 'Values of virtual meters are computed, not submitted.');
-    const instant = typeof timestamp === 'string' ? parseUtcInstant(timestamp) : null;
+    if (typeof meterId !== 'string') errors.push(itemError(index, 'meterId', meterId === undefined ? 'required' : 'invalid_type', 'Expected a meter id.'));
+    else if (!meter) errors.push(itemError(index, 'meterId', 'reference_not_found', `No meter with id ${meterId}.`));
+    else if (meter.virtual) errors.push(itemError(index, 'meterId', 'virtual_meter', 'Values of virtual meters are computed, not submitted.'));
+    let instant: number | null | undefined = null;
+    if (typeof timestamp === 'string') {
+      instant = instants.get(timestamp);
+      if (instant === undefined) instants.set(timestamp, (instant = parseUtcInstant(timestamp)));
+    }
     if (instant === null) {
-      fail('timestamp', timestamp === undefined ? 'required' : 'invalid_date_time', 'Expected an ISO 8601 UTC timestamp with milliseconds.');
+      errors.push(itemError(index, 'timestamp', timestamp === undefined ? 'required' : 'invalid_date_time', 'Expected an ISO 8601 UTC timestamp with milliseconds.'));
     } else {
-      if (instant > now) fail('timestamp', 'in_the_future', 'The timestamp lies in the future.');
+      if (instant > now) errors.push(itemError(index, 'timestamp', 'in_the_future', 'The timestamp lies in the future.'));
       if (meter && !meter.virtual) {
-        if (onGrid(meter.measuring) && instant % QUARTER_HOUR_MS !== 0) fail('timestamp', 'off_grid', 'This meter sends values on the quarter hour.');
-        if (instant < meter.startDate) fail('timestamp', 'before_meter_start', 'The meter starts later.');
+        if (onGrid(meter.measuring) && instant % QUARTER_HOUR_MS !== 0) errors.push(itemError(index, 'timestamp', 'off_grid', 'This meter sends values on the quarter hour.'));
+        if (instant < meter.startDate) errors.push(itemError(index, 'timestamp', 'before_meter_start', 'The meter starts later.'));
       }
     }
     let wh: number | null = null;
-    if (typeof value !== 'number') fail('value', value === undefined ? 'required' : 'invalid_type', 'Expected a number of kWh.');
-    else if (!Number.isFinite(value)) fail('value', 'not_finite', 'Expected a finite number.');
-    else if (value < 0) fail('value', 'negative_value', 'Energy and register values are not negative.');
-    else if (value > MAX_KWH) fail('value', 'out_of_range', `At most ${MAX_KWH} kWh.`);
-    else if ((wh = kwhToWh(value)) === null) fail('value', 'too_many_decimals', 'At most 3 decimals (Wh precision).');
+    if (typeof value !== 'number') errors.push(itemError(index, 'value', value === undefined ? 'required' : 'invalid_type', 'Expected a number of kWh.'));
+    else if (!Number.isFinite(value)) errors.push(itemError(index, 'value', 'not_finite', 'Expected a finite number.'));
+    else if (value < 0) errors.push(itemError(index, 'value', 'negative_value', 'Energy and register values are not negative.'));
+    else if (value > MAX_KWH) errors.push(itemError(index, 'value', 'out_of_range', `At most ${MAX_KWH} kWh.`));
+    else if ((wh = kwhToWh(value)) === null) errors.push(itemError(index, 'value', 'too_many_decimals', 'At most 3 decimals (Wh precision).'));
     if (obis !== undefined && obis !== null && meter && (typeof obis !== 'string' || normaliseObis(obis) !== meter.obis)) {
-      fail('obis', 'obis_mismatch', `This meter sends ${meter.obis}.`);
+      errors.push(itemError(index, 'obis', 'obis_mismatch', `This meter sends ${meter.obis}.`));
     }
-    if (errors.length > before || wh === null || instant === null) return;
+    if (errors.length > before || wh === null || instant === null) continue;
     let ofMeter = seen.get(meterId as string);
     if (!ofMeter) seen.set(meterId as string, (ofMeter = new Map()));
     const earlier = ofMeter.get(instant);
@@ -81,10 +94,29 @@ export function checkMeasurements(
       ofMeter.set(instant, wh);
       measurements.push({ meterId: meterId as string, at: instant, wh, index });
     } else if (earlier !== wh) {
-      fail('value', 'conflicting_duplicate', 'Another item of this request has a different value for this meter and time.');
+      errors.push(itemError(index, 'value', 'conflicting_duplicate', 'Another item of this request has a different value for this meter and time.'));
     }
-  });
+  }
   return { measurements, errors };
+}
+
+/** Which uploaded values of one meter are new, which correct a stored one, and how many are already stored as sent. */
+export function compareWithStored(
+  uploaded: readonly Measurement[],
+  stored: readonly { at: number; wh: number }[],
+): { changed: Measurement[]; inserted: number; updated: number; unchanged: number } {
+  const existing = new Map(stored.map((p) => [p.at, p.wh]));
+  const changed: Measurement[] = [];
+  let inserted = 0;
+  let updated = 0;
+  for (const m of uploaded) {
+    const before = existing.get(m.at);
+    if (before === m.wh) continue;
+    if (before === undefined) inserted++;
+    else updated++;
+    changed.push(m);
+  }
+  return { changed, inserted, updated, unchanged: uploaded.length - changed.length };
 }
 
 /**

@@ -35,3 +35,29 @@ export function slotOf(at: number): number {
 export function instantOf(day: string, slot: number): number {
   return Date.parse(`${day}T00:00:00.000Z`) + slot * QUARTER_HOUR_MS;
 }
+
+export interface DayRow {
+  meterId: string;
+  day: string;
+  values: (number | null)[];
+}
+
+/** Quarter-hour values as day rows: one per meter and UTC day, null in the slots not given. */
+export function dayRows(points: readonly { meterId: string; at: number; wh: number }[]): DayRow[] {
+  const rows = new Map<string, DayRow>();
+  let row: DayRow | undefined;
+  let rowStart = NaN;
+  for (const { meterId, at, wh } of points) {
+    const start = at - (at % DAY_MS);
+    // Uploads come meter by meter and day by day: most values belong to the row of the one before.
+    if (row === undefined || start !== rowStart || row.meterId !== meterId) {
+      const day = dayOf(start);
+      const key = `${meterId}/${day}`;
+      row = rows.get(key);
+      if (!row) rows.set(key, (row = { meterId, day, values: new Array<number | null>(SLOTS_PER_DAY).fill(null) }));
+      rowStart = start;
+    }
+    row.values[slotOf(at)] = wh;
+  }
+  return [...rows.values()];
+}
