@@ -211,7 +211,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
         const billed = drafts.flatMap((d) => (d.draft ? [invoiceOfDraft(d.draft, { ...owner, contractId: d.contract.id, customerId: d.contract.customerId, prepaymentIds: d.prepaymentIds })] : []));
         // A contract another invoice (not cancelled) already bills for a day of the period gets an error instead.
         const invoiced = await deps.invoices.contractsInvoiced(run.accountId, billed.map((b) => b.invoice.contractId), run.periodStart, run.periodEnd);
-        deps.invoices.addAll(billed.filter((b) => !invoiced.has(b.invoice.contractId)));
+        await deps.invoices.insertDrafts(billed.filter((b) => !invoiced.has(b.invoice.contractId)));
         const overlapping = billed.filter((b) => invoiced.has(b.invoice.contractId)).map((b) => b.invoice.contractId);
         await deps.billRuns.addErrors([
           ...[...blocked].map(([contractId, blocker]) => ({ billRunId: run.id, accountId: run.accountId, contractId, ...blocker, createdAt: now })),

@@ -29,6 +29,11 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
   /** Stages new invoices with their lines (written in batched inserts when the unit of work commits). */
   addAll(invoices: readonly InvoiceWithLines[]): void;
   /**
+   * Writes a batch of drafts at once, without tracking them (a bill run's thousands of drafts; the
+   * unit of work's change tracking cost more than the inserts). Changes to them need a fresh read.
+   */
+  insertDrafts(invoices: readonly InvoiceWithLines[]): Promise<void>;
+  /**
    * Which of these contracts already have an invoice that is not cancelled covering a day of
    * [periodStart, periodEnd) — the rule of the exclusion constraint `invoices_one_per_contract_day`,
    * read in one statement before drafts are staged so that each such contract gets its own error

@@ -121,6 +121,12 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     }
   }
 
+  async insertDrafts(invoices: readonly InvoiceWithLines[]): Promise<void> {
+    if (invoices.length === 0) return;
+    await this.em.insertMany(InvoiceEntity, invoices.map((i) => i.invoice));
+    await this.em.insertMany(LineItemEntity, invoices.flatMap((i) => i.lines));
+  }
+
   async contractsInvoiced(accountId: string, contractIds: readonly string[], periodStart: string, periodEnd: string): Promise<Set<string>> {
     if (contractIds.length === 0) return new Set();
     // The exclusion constraint's rule (see InvoiceEntity): an invoice, not cancelled, sharing a day.
