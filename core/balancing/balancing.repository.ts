@@ -1,5 +1,5 @@
 import type { InvoicedPeriod } from '../domain/balancing/invoiced-periods.js';
-import type { Flow, IntervalState } from '../domain/balancing/site-balance.js';
+import type { Flow, IntervalState, SiteBalance } from '../domain/balancing/site-balance.js';
 
 export interface DirtyRange {
   from: number;
@@ -49,9 +49,20 @@ export interface BalancingRepository {
   lockSite(accountId: string, siteId: string): Promise<void>;
   /** Removes and returns the site's pending ranges, not the held ones (restored by a rollback). */
   takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]>;
-  /** Replaces the results of these UTC days with the given flows and interval states. */
-  /** `splitOf` gives each UTC day's split at local midnight (`localDaySplit`) for the per-local-day totals. */
-  replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[], splitOf: (day: string) => number): Promise<void>;
+  /**
+   * Replaces the results of these UTC days with the given flows (one by one, and as the series of
+   * `balance`) and interval states. `splitOf` gives each UTC day's split at local midnight
+   * (`localDaySplit`) for the per-local-day totals.
+   */
+  replaceDays(
+    accountId: string,
+    siteId: string,
+    days: readonly string[],
+    flows: readonly Flow[],
+    states: readonly IntervalState[],
+    splitOf: (day: string) => number,
+    balance?: Pick<SiteBalance, 'buckets' | 'series'>,
+  ): Promise<void>;
   /** Keeps ranges held back under their invoices (the worker takes them when released). */
   hold(accountId: string, siteId: string, held: readonly HeldRange[]): Promise<void>;
   /** For the sweeper: ranges whose invoice is no longer issued or paid (cancelled) become pending again. */

@@ -3,7 +3,7 @@ import type { Actor } from '../auth/actor.js';
 import type { MeterBalancingSetting } from '../domain/balancing/balancing-setting.js';
 import { holdBack, invoicedOverlap } from '../domain/balancing/invoiced-periods.js';
 import type { DatePeriod } from '../domain/periods.js';
-import { balanceSite, type Flow, type IntervalState, type Participation } from '../domain/balancing/site-balance.js';
+import { balanceSite, withoutIntervals, type Participation, type SiteBalance } from '../domain/balancing/site-balance.js';
 import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { dayOf } from '../domain/measurements/measurement-day.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
@@ -177,7 +177,7 @@ export class BalancingService {
         const days = [...new Set(buckets.map((b) => dayOf(b.start)))];
         writing = Promise.all([
           computed.length > 0 ? this.deps.measurements.save(job.accountId, computed.map((v) => ({ ...v, index: 0 })), []) : undefined,
-          result ? balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states, splitOf) : undefined,
+          result ? balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states, splitOf, result.balance) : undefined,
         ]).then(() => undefined);
       }
       await writing;
@@ -250,16 +250,14 @@ export class BalancingService {
     return (await this.deps.balancing.invoicedPeriods(accountId, siteId, from)).map((p) => ({ from: startOf(p.startDate), to: startOf(p.endDate), invoiceId: p.invoiceId }));
   }
 
-  /** The stored results of the buckets that touch an invoiced period replace the computed ones. */
-  private async keepInvoiced(accountId: string, siteId: string, buckets: readonly Bucket[], invoiced: readonly { from: number; to: number }[], result: { flows: Flow[]; states: IntervalState[] }) {
+  /** The stored results of the buckets that touch an invoiced period replace the computed ones: their flows one by one, the rest as series. */
+  private async keepInvoiced(accountId: string, siteId: string, buckets: readonly Bucket[], invoiced: readonly { from: number; to: number }[], balance: SiteBalance) {
     const kept = new Set(buckets.filter((b) => invoiced.some((p) => p.from < b.end && b.start < p.to)).map((b) => b.start));
-    if (kept.size === 0) return result;
+    if (kept.size === 0) return { balance, flows: [], states: balance.states };
     const [from, to] = [Math.min(...kept), buckets.at(-1)!.end];
     const [flows, states] = [await this.deps.balancing.flows(accountId, { siteId }, from, to), await this.deps.balancing.storedStates(accountId, siteId, from, to)];
-    return {
-      flows: [...result.flows.filter((f) => !kept.has(f.at)), ...flows.filter((f) => kept.has(f.at))],
-      states: [...result.states.filter((s) => !kept.has(s.at)), ...states.filter((s) => kept.has(s.at))],
-    };
+    const computed = withoutIntervals(balance, kept);
+    return { balance: computed, flows: flows.filter((f) => kept.has(f.at)), states: [...computed.states, ...states.filter((s) => kept.has(s.at))] };
   }
 
   /** Consumer meters on contract meters of the site's contracts, with their customers, as instants. */

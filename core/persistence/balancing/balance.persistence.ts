@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BalancingRepository, BalancingStatusRow, DirtyRange, FlowFilter, HeldRange, StoredFlow } from '../../balancing/balancing.repository.js';
 import { BalanceDay, BalancingDay, BalancingDirtyRange, NIL_UUID } from '../../domain/balancing/balance-rows.js';
 import type { InvoicedPeriod } from '../../domain/balancing/invoiced-periods.js';
-import type { Flow, FlowKind, IntervalState } from '../../domain/balancing/site-balance.js';
+import type { Flow, FlowKind, IntervalState, SiteBalance } from '../../domain/balancing/site-balance.js';
 import { dayOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
 import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { boundQuery } from '../bound-query.js';
@@ -59,15 +59,60 @@ export const BalancingDirtyRangeEntity = defineEntity({
 });
 
 const orNull = (id: string) => (id === NIL_UUID ? null : id);
+const DAY_MS = SLOTS_PER_DAY * QUARTER_HOUR_MS;
+
+/** One row of balance_days: a flow's values in the slots of a UTC day, NaN where none. */
+interface FlowRow {
+  day: string;
+  kind: FlowKind;
+  debitor_id: string;
+  creditor_id: string;
+  values: Float64Array;
+}
+
+/**
+ * The day rows of flows given one by one and of a balance's series, in primary-key order (the
+ * key of the map): inserts then go to the right edge of the index, appended to without a search.
+ */
+function flowRows(flows: readonly Flow[], balance: Pick<SiteBalance, 'buckets' | 'series'> | undefined, dayName: (at: number) => string): FlowRow[] {
+  const rows = new Map<string, FlowRow>();
+  const rowOf = (at: number, kind: FlowKind, debitorId: string | null, creditorId: string | null) => {
+    const [day, debitor_id, creditor_id] = [dayName(at), debitorId ?? NIL_UUID, creditorId ?? NIL_UUID];
+    const key = `${day}|${kind}|${debitor_id}|${creditor_id}`;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { day, kind, debitor_id, creditor_id, values: new Float64Array(SLOTS_PER_DAY).fill(NaN) }));
+    return row;
+  };
+  for (const flow of flows) rowOf(flow.at, flow.kind, flow.debitorId, flow.creditorId).values[slotOf(flow.at)] = flow.wh;
+  const starts = balance?.buckets.map((bucket) => bucket.start) ?? [];
+  const [days, slots] = [starts.map((at) => Math.floor(at / DAY_MS)), starts.map(slotOf)];
+  for (const { kind, debitorId, creditorId, wh } of balance?.series ?? []) {
+    let row: FlowRow | undefined;
+    let rowDay = NaN;
+    for (let i = 0; i < wh.length; i++) {
+      if (Number.isNaN(wh[i])) continue;
+      if (days[i] !== rowDay) [row, rowDay] = [rowOf(starts[i]!, kind, debitorId, creditorId), days[i]!];
+      row!.values[slots[i]!] = wh[i]!;
+    }
+  }
+  return [...rows].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, row]) => row);
+}
+
+/** Array literal text: PostgreSQL parses it faster than a JSON array. */
+function arrayLiteral(values: Float64Array): string {
+  // Joined, not appended: JSON.stringify flattens a string built by += far more slowly.
+  const cells = new Array<string>(values.length);
+  for (let slot = 0; slot < values.length; slot++) cells[slot] = Number.isNaN(values[slot]) ? 'NULL' : String(values[slot]);
+  return `{${cells.join(',')}}`;
+}
 
 /** Wh of slots [from, to) as a decimal string, null when none has a value. */
-function sumOf(values: readonly (number | null)[], from: number, to: number): string | null {
+function sumOf(values: Float64Array, from: number, to: number): string | null {
   let sum = 0;
   let any = false;
   for (let slot = from; slot < to; slot++) {
-    const wh = values[slot];
-    if (wh !== null && wh !== undefined) {
-      sum += wh;
+    if (!Number.isNaN(values[slot])) {
+      sum += values[slot]!;
       any = true;
     }
   }
@@ -75,7 +120,6 @@ function sumOf(values: readonly (number | null)[], from: number, to: number): st
 }
 
 const countBalanced = (states: readonly (number | null)[], from: number, to: number) => states.slice(from, to).filter((state) => state === 1).length;
-const DAY_MS = SLOTS_PER_DAY * QUARTER_HOUR_MS;
 
 export class MikroBalancingRepository implements BalancingRepository {
   constructor(private readonly em: EntityManager) {}
@@ -135,74 +179,54 @@ export class MikroBalancingRepository implements BalancingRepository {
     return rows.map((r) => ({ from: Number(r.from_at), to: Number(r.to_at) }));
   }
 
-  async replaceDays(accountId: string, siteId: string, days: readonly string[], flows: readonly Flow[], states: readonly IntervalState[], splitOf: (day: string) => number): Promise<void> {
-    // Grouped by flow (kind, debitor, creditor: lookups of the same id strings, no key building)
-    // and UTC day number: this runs for millions of flows per site-year.
-    const series = new Map<FlowKind, Map<string | null, Map<string | null, Map<number, (number | null)[]>>>>();
-    for (const flow of flows) {
-      let byDebitor = series.get(flow.kind);
-      if (!byDebitor) series.set(flow.kind, (byDebitor = new Map()));
-      let byCreditor = byDebitor.get(flow.debitorId);
-      if (!byCreditor) byDebitor.set(flow.debitorId, (byCreditor = new Map()));
-      let byDay = byCreditor.get(flow.creditorId);
-      if (!byDay) byCreditor.set(flow.creditorId, (byDay = new Map()));
-      const day = Math.floor(flow.at / DAY_MS);
-      let values = byDay.get(day);
-      if (!values) byDay.set(day, (values = new Array<number | null>(SLOTS_PER_DAY).fill(null)));
-      values[(flow.at - day * DAY_MS) / QUARTER_HOUR_MS] = flow.wh;
-    }
-    const rows = [...series].flatMap(([kind, byDebitor]) =>
-      [...byDebitor].flatMap(([debitorId, byCreditor]) =>
-        [...byCreditor].flatMap(([creditorId, byDay]) =>
-          [...byDay].map(([day, values]) => {
-            const date = new Date(day * DAY_MS).toISOString().slice(0, 10);
-            const split = splitOf(date);
-            return {
-              day: date,
-              kind,
-              debitor_id: debitorId ?? NIL_UUID,
-              creditor_id: creditorId ?? NIL_UUID,
-              // Array literals as text: PostgreSQL parses them faster than JSON arrays.
-              values: `{${values.map((v) => v ?? 'NULL').join(',')}}`,
-              head_wh: sumOf(values, 0, split),
-              tail_wh: sumOf(values, split, SLOTS_PER_DAY),
-            };
-          }),
-        ),
-      ),
-    );
+  async replaceDays(
+    accountId: string,
+    siteId: string,
+    days: readonly string[],
+    flows: readonly Flow[],
+    states: readonly IntervalState[],
+    splitOf: (day: string) => number,
+    balance?: Pick<SiteBalance, 'buckets' | 'series'>,
+  ): Promise<void> {
+    // A UTC day's name once per day, not per row and state: toISOString is slow.
+    const dayNames = new Map<number, string>();
+    const dayName = (at: number) => {
+      const day = Math.floor(at / DAY_MS);
+      return dayNames.get(day) ?? dayNames.set(day, dayOf(at)).get(day)!;
+    };
+    const rows = flowRows(flows, balance, dayName).map((row) => {
+      const split = splitOf(row.day);
+      return { ...row, values: arrayLiteral(row.values), head_wh: sumOf(row.values, 0, split), tail_wh: sumOf(row.values, split, SLOTS_PER_DAY) };
+    });
     const stateDays = new Map<string, (number | null)[]>(days.map((day) => [day, new Array(SLOTS_PER_DAY).fill(null)]));
-    for (const state of states) stateDays.get(dayOf(state.at))![slotOf(state.at)] = state.balanced ? 1 : 0;
-    await this.em.execute('delete from balance_days where account_id = ? and site_id = ? and day in (select value::date from json_array_elements_text(?::json))', [
-      accountId,
-      siteId,
-      JSON.stringify(days),
-    ]);
-    if (rows.length > 0) {
-      await boundQuery(
-        this.em,
-        `insert into balance_days (account_id, site_id, day, kind, debitor_id, creditor_id, "values", head_wh, tail_wh)
+    for (const state of states) stateDays.get(dayName(state.at))![slotOf(state.at)] = state.balanced ? 1 : 0;
+    const stateRows = [...stateDays].map(([day, values]) => {
+      const split = splitOf(day);
+      return { day, states: values, head_balanced: countBalanced(values, 0, split), tail_balanced: countBalanced(values, split, SLOTS_PER_DAY) };
+    });
+    const sorted = [...days].sort();
+    // One statement, so that it runs while the worker computes its next chunk: the driver sends a
+    // queued statement only when this process takes the answer to the one before. The insert reads
+    // `deleted` before its first row, so the delete runs first (all parts of a statement see its
+    // start; the unique check sees rows deleted). The day range keeps the delete to the primary
+    // key's days whatever the planner thinks of a table filled since its last analyze (given only
+    // the set of days, it filters every row of the site).
+    await boundQuery(
+      this.em,
+      `with deleted as (
+         delete from balance_days where account_id = ? and site_id = ? and day between ? and ? and day = any(?::date[]) returning 1
+       ), flows as (
+         insert into balance_days (account_id, site_id, day, kind, debitor_id, creditor_id, "values", head_wh, tail_wh)
          select ?, ?, r.day, r.kind, r.debitor_id, r.creditor_id, r."values"::bigint[], r.head_wh, r.tail_wh
-           from json_to_recordset(?::json) as r(day date, kind text, debitor_id uuid, creditor_id uuid, "values" text, head_wh bigint, tail_wh bigint)`,
-        [accountId, siteId, JSON.stringify(rows)],
-      );
-    }
-    await this.em.execute(
-      `insert into balancing_days (account_id, site_id, day, states, head_balanced, tail_balanced, balanced_at)
+           from json_to_recordset(?::json) as r(day date, kind text, debitor_id uuid, creditor_id uuid, "values" text, head_wh bigint, tail_wh bigint)
+          where (select count(*) from deleted) >= 0
+       )
+       insert into balancing_days (account_id, site_id, day, states, head_balanced, tail_balanced, balanced_at)
        select ?, ?, r.day, r.states, r.head_balanced, r.tail_balanced, now()
          from json_to_recordset(?::json) as r(day date, states smallint[], head_balanced smallint, tail_balanced smallint)
        on conflict (account_id, site_id, day) do update
          set states = excluded.states, head_balanced = excluded.head_balanced, tail_balanced = excluded.tail_balanced, balanced_at = excluded.balanced_at`,
-      [
-        accountId,
-        siteId,
-        JSON.stringify(
-          [...stateDays].map(([day, values]) => {
-            const split = splitOf(day);
-            return { day, states: values, head_balanced: countBalanced(values, 0, split), tail_balanced: countBalanced(values, split, SLOTS_PER_DAY) };
-          }),
-        ),
-      ],
+      [accountId, siteId, sorted[0], sorted.at(-1), sorted, accountId, siteId, JSON.stringify(rows), accountId, siteId, JSON.stringify(stateRows)],
     );
   }
 
