@@ -205,7 +205,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     clock,
     settings: {
       retry: { baseSeconds: config.WEBHOOK_RETRY_BASE_SECONDS, capSeconds: config.WEBHOOK_RETRY_CAP_SECONDS, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS },
-      batchSize: 200,
+      batchSize: 500,
       concurrency: 32,
       leaseSeconds: config.WEBHOOK_LEASE_SECONDS,
     },

@@ -1,5 +1,6 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
 export interface WebhookRequest {
@@ -29,6 +30,8 @@ export const MAX_RESPONSE_BYTES = 64 * 1024;
  */
 export class HttpWebhookSender implements WebhookSender {
   private readonly agents: { http: RequestFilteringHttpAgent; https: RequestFilteringHttpsAgent };
+  /** The last URL as request options: a round sends all its requests to one URL, parsed once. */
+  private lastTarget: { url: string; options: RequestOptions } | null = null;
 
   constructor(private readonly options: { allowPrivateTargets: boolean; timeoutMs: number; maxSockets: number }) {
     const agentOptions = { keepAlive: true, maxSockets: options.maxSockets, allowPrivateIPAddress: options.allowPrivateTargets };
@@ -38,17 +41,20 @@ export class HttpWebhookSender implements WebhookSender {
   send(webhook: WebhookRequest): Promise<WebhookResponse> {
     const started = performance.now();
     const done = (statusCode: number | null, error: string | null): WebhookResponse => ({ statusCode, error, durationMs: Math.round(performance.now() - started) });
-    const url = new URL(webhook.url);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.options.allowPrivateTargets)) return Promise.resolve(done(null, 'Only https targets are allowed.'));
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const target = this.optionsFor(webhook.url);
+    const https = target.protocol === 'https:';
+    if (!https && !(target.protocol === 'http:' && this.options.allowPrivateTargets)) return Promise.resolve(done(null, 'Only https targets are allowed.'));
     return new Promise((resolve) => {
-      const request = send(
-        url,
+      const settle = (response: WebhookResponse) => {
+        clearTimeout(timer);
+        resolve(response);
+      };
+      const request = (https ? httpsRequest : httpRequest)(
         {
+          ...target,
           method: 'POST',
-          agent: url.protocol === 'https:' ? this.agents.https : this.agents.http,
+          agent: https ? this.agents.https : this.agents.http,
           headers: { ...webhook.headers, 'content-length': Buffer.byteLength(webhook.body) },
-          signal: AbortSignal.timeout(this.options.timeoutMs),
         },
         (response) => {
           let read = 0;
@@ -58,19 +64,23 @@ export class HttpWebhookSender implements WebhookSender {
           });
           const finish = () => {
             const status = response.statusCode ?? null;
-            resolve(done(status, status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`));
+            settle(done(status, status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`));
           };
           response.on('end', finish);
           response.on('close', finish);
           response.on('error', finish);
         },
       );
-      request.on('error', (error: Error) => {
-        const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
-        resolve(done(null, timedOut ? `No response within ${this.options.timeoutMs} ms.` : error.message));
-      });
+      // One timer for the whole exchange, the response included: an AbortSignal per request costs several times more.
+      const timer = setTimeout(() => request.destroy(new Error(`No response within ${this.options.timeoutMs} ms.`)), this.options.timeoutMs).unref();
+      request.on('error', (error: Error) => settle(done(null, error.message)));
       request.end(webhook.body);
     });
+  }
+
+  private optionsFor(url: string): RequestOptions {
+    if (this.lastTarget?.url !== url) this.lastTarget = { url, options: urlToHttpOptions(new URL(url)) };
+    return this.lastTarget.options;
   }
 
   close(): void {

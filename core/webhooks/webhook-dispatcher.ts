@@ -1,13 +1,13 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, type KeyObject } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { presentEvent } from '../events/events.service.js';
 import { retryDelaySeconds, type RetrySchedule } from '../domain/webhooks/retry-schedule.js';
-import { signatureHeader } from '../domain/webhooks/signature.js';
+import { signatureHeader, signingKey } from '../domain/webhooks/signature.js';
 import { byEntity, type WebhookEndpoint } from '../domain/webhooks/webhook.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { SecretBox } from './secret-box.js';
 import type { WebhookSender } from './http-sender.js';
-import type { AttemptResult, DueDelivery, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhooks.repository.js';
+import type { AttemptResult, DueDelivery, EndpointKey, WebhookDeliveryRepository, WebhookEndpointRepository } from './webhooks.repository.js';
 
 export const WEBHOOK_QUEUE = 'deliver-webhooks';
 
@@ -42,6 +42,19 @@ export interface DispatcherDependencies {
   random?: () => number;
 }
 
+/** What every request of a round shares: where it goes, the endpoint's headers and the signing keys. */
+interface RoundTarget {
+  url: string;
+  headers: Record<string, string>;
+  keys: KeyObject[];
+}
+
+/** A round's attempts, and the entities it holds back: those whose delivery did not get through. */
+interface RoundOutcome {
+  results: AttemptResult[];
+  held: Set<string>;
+}
+
 /**
  * The delivery worker: one job per endpoint at a time (a lease on the endpoint),
  * so a slow or dead receiver holds up only its own deliveries; within an endpoint, deliveries of
@@ -52,9 +65,9 @@ export class WebhookDispatcher {
   constructor(private readonly deps: DispatcherDependencies) {}
 
   /**
-   * The sweep: a job for every endpoint with deliveries due, naming its account (coalesced per
-   * endpoint by the queue). Whatever is due and has no job yet, or whose job was dropped, is queued
-   * again by the next sweep.
+   * The sweep: a job for every endpoint with deliveries due and no worker on it, naming its account
+   * (coalesced per endpoint by the queue). Whatever is due and has no job yet, or whose job was
+   * dropped, is queued again by the next sweep.
    */
   async scheduleDue(): Promise<void> {
     for (const { accountId, endpointId } of await this.deps.deliveries.endpointsWithDueDeliveries(this.deps.clock.now())) {
@@ -68,62 +81,101 @@ export class WebhookDispatcher {
     // sendAgain sets both before the job is queued), and those stay so until an attempt is
     // recorded, so the next sweep queues the endpoint again, with its account.
     if (!job.accountId) return;
-    const { accountId, endpointId } = job;
-    const { deliveries, clock, settings } = this.deps;
+    const key = { accountId: job.accountId, endpointId: job.endpointId };
     const token = randomUUID();
-    const lease = () => new Date(clock.now().getTime() + settings.leaseSeconds * 1000);
-    if (!(await deliveries.takeLease(accountId, endpointId, token, lease(), clock.now()))) return;
-    const handOverAt = clock.now().getTime() + (settings.leaseSeconds * 1000) / 2;
+    if (!(await this.deps.deliveries.takeLease(key.accountId, key.endpointId, token, this.leaseEnd(), this.deps.clock.now()))) return;
     try {
-      while (clock.now().getTime() < handOverAt) {
-        const endpoint = await this.deps.endpoints.findFresh(accountId, endpointId);
-        if (!endpoint?.enabled) return;
-        const due = await deliveries.due(accountId, endpointId, clock.now(), settings.batchSize);
-        if (due.length === 0) return;
-        const results = await this.sendAll(endpoint, due);
-        await deliveries.recordAttempts(accountId, results, clock.now());
-        if (due.length < settings.batchSize && results.every((r) => r.state !== 'delivered')) return;
-        if (!(await deliveries.takeLease(accountId, endpointId, token, lease(), clock.now()))) return;
-      }
+      await this.rounds(key, token);
     } finally {
-      await deliveries.releaseLease(accountId, endpointId, token);
+      await this.deps.deliveries.releaseLease(key.accountId, key.endpointId, token);
     }
   }
 
+  /**
+   * Rounds until nothing is due, the endpoint is disabled, the lease is lost or it is time to hand
+   * over. Each round renews the lease and reads the endpoint afresh before it sends. The next round
+   * is read while this one is in flight (leaving this one out, and once this one is done the
+   * entities it held back), and this round's attempts are recorded while the next one is in flight.
+   * A renewal fails once another worker has taken the endpoint, so a round read ahead is only sent
+   * by a worker that held the endpoint all along. Records go in round order and stop at the first
+   * that fails, so what is sent again after a failure or a crash is a tail of what was sent, in
+   * order; a delivery stays pending until its attempt is recorded (at least once).
+   */
+  private async rounds({ accountId, endpointId }: EndpointKey, token: string): Promise<void> {
+    const { deliveries, endpoints, clock, settings } = this.deps;
+    const handOverAt = clock.now().getTime() + (settings.leaseSeconds * 1000) / 2;
+    const due = (inFlight: readonly string[]) => deliveries.due(accountId, endpointId, clock.now(), settings.batchSize, inFlight);
+    let reading = due([]);
+    let readAhead = false;
+    let recording: Promise<void> = Promise.resolve();
+    let held: ReadonlySet<string> = new Set();
+    let renew = false;
+    try {
+      for (;;) {
+        const [leased, endpoint, read] = await Promise.all([
+          renew ? deliveries.renewLease(accountId, endpointId, token, this.leaseEnd()) : true,
+          endpoints.findFresh(accountId, endpointId),
+          reading,
+        ]);
+        renew = true;
+        if (!leased || !endpoint?.enabled || clock.now().getTime() >= handOverAt) break;
+        if (read.length === 0) {
+          // What came due while the last round was in flight is read once more, after its record.
+          if (!readAhead) break;
+          reading = recording.then(() => due([]));
+          readAhead = false;
+          held = new Set();
+          continue;
+        }
+        const round = read.filter((item) => !held.has(item.delivery.entityId));
+        reading = recording.then(() => due(round.map((item) => item.delivery.id)));
+        readAhead = true;
+        const { results, held: heldBack } = await this.sendAll(this.target(endpoint), round);
+        const sentAt = clock.now();
+        held = heldBack;
+        recording = recording.then(() => deliveries.recordAttempts(accountId, results, sentAt));
+      }
+    } finally {
+      // No statement of the job outlives its lease.
+      await Promise.allSettled([reading, recording]);
+    }
+    await recording;
+  }
+
   /** Entities in parallel (up to `concurrency`), each entity's deliveries in order until one fails. */
-  private async sendAll(endpoint: WebhookEndpoint, due: readonly DueDelivery[]): Promise<AttemptResult[]> {
-    const secrets = this.validSecrets(endpoint);
+  private async sendAll(target: RoundTarget, due: readonly DueDelivery[]): Promise<RoundOutcome> {
     const groups = byEntity(due.map((item) => ({ ...item, entityId: item.delivery.entityId })));
-    const results: AttemptResult[] = [];
+    const outcome: RoundOutcome = { results: [], held: new Set() };
     let next = 0;
     const lane = async () => {
       while (next < groups.length) {
         const group = groups[next++]!;
         for (const item of group) {
-          const result = await this.attempt(endpoint, secrets, item);
-          results.push(result);
-          if (result.state !== 'delivered') break;
+          const result = await this.attempt(target, item);
+          outcome.results.push(result);
+          if (result.state !== 'delivered') {
+            outcome.held.add(item.entityId);
+            break;
+          }
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.deps.settings.concurrency, groups.length) }, lane));
-    return results;
+    return outcome;
   }
 
-  private async attempt(endpoint: WebhookEndpoint, secrets: string[], { delivery, event }: DueDelivery): Promise<AttemptResult> {
+  private async attempt(target: RoundTarget, { delivery, event }: DueDelivery): Promise<AttemptResult> {
     const body = JSON.stringify(presentEvent(event));
     const now = this.deps.clock.now();
     const timestamp = Math.floor(now.getTime() / 1000);
     const response = await this.deps.sender.send({
-      url: endpoint.url,
+      url: target.url,
       body,
       headers: {
-        ...endpoint.headers,
-        'content-type': 'application/json',
-        'user-agent': 'ebbs-webhooks/1',
+        ...target.headers,
         'webhook-id': event.id,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secrets, event.id, timestamp, body),
+        'webhook-signature': signatureHeader(target.keys, event.id, timestamp, body),
       },
     });
     const attempt = { attemptedAt: now.toISOString(), statusCode: response.statusCode, durationMs: response.durationMs, error: response.error };
@@ -134,9 +186,19 @@ export class WebhookDispatcher {
       : { deliveryId: delivery.id, attempt, state: 'pending', nextAttemptAt: new Date(this.deps.clock.now().getTime() + delay * 1000) };
   }
 
+  /** The endpoint as one round sends to it: secrets opened and keyed once, not per delivery. */
+  private target(endpoint: WebhookEndpoint): RoundTarget {
+    const headers = { ...endpoint.headers, 'content-type': 'application/json', 'user-agent': 'ebbs-webhooks/1' };
+    return { url: endpoint.url, headers, keys: this.validSecrets(endpoint).map(signingKey) };
+  }
+
   private validSecrets(endpoint: WebhookEndpoint): string[] {
     const current = this.deps.secrets.open(endpoint.secret);
     const previousValid = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > this.deps.clock.now();
     return previousValid ? [current, this.deps.secrets.open(endpoint.previousSecret!)] : [current];
+  }
+
+  private leaseEnd(): Date {
+    return new Date(this.deps.clock.now().getTime() + this.deps.settings.leaseSeconds * 1000);
   }
 }

@@ -34,13 +34,17 @@ export interface AttemptResult {
 export interface WebhookDeliveryRepository {
   findById(accountId: string, id: string): Promise<WebhookDelivery | null>;
   listForEndpoint(accountId: string, endpointId: string, filter: { state?: DeliveryState }, page: PageQuery): Promise<Page<WebhookDelivery>>;
-  /** Endpoints with deliveries due at `now`, of every account, each with its account (the worker's sweep). */
+  /**
+   * Enabled endpoints with deliveries due at `now` that no worker holds (a lease live at `now`), of
+   * every account, each with its account (the worker's sweep).
+   */
   endpointsWithDueDeliveries(now: Date): Promise<EndpointKey[]>;
   /**
    * Up to `limit` due deliveries of the account's endpoint in event order, leaving out those whose
-   * entity has an earlier delivery still waiting for its retry.
+   * entity has an earlier delivery still waiting for its retry, and those `inFlight` (sent, their
+   * attempts not yet recorded).
    */
-  due(accountId: string, endpointId: string, now: Date, limit: number): Promise<DueDelivery[]>;
+  due(accountId: string, endpointId: string, now: Date, limit: number, inFlight?: readonly string[]): Promise<DueDelivery[]>;
   /** Appends the attempts to the account's deliveries and sets the outcomes, with one statement. */
   recordAttempts(accountId: string, results: readonly AttemptResult[], now: Date): Promise<void>;
   /**
@@ -49,5 +53,10 @@ export interface WebhookDeliveryRepository {
    * has no such endpoint.
    */
   takeLease(accountId: string, endpointId: string, token: string, until: Date, now: Date): Promise<boolean>;
+  /**
+   * Extends the lease to `until` while it is still this holder's (its token, expired or not);
+   * false once another has taken it or it is gone: then someone else may have sent meanwhile.
+   */
+  renewLease(accountId: string, endpointId: string, token: string, until: Date): Promise<boolean>;
   releaseLease(accountId: string, endpointId: string, token: string): Promise<void>;
 }

@@ -111,6 +111,30 @@ describe('MikroWebhookDeliveryRepository and MikroWebhookEndpointRepository on P
     expect(await dueAt(after(5))).toEqual(keys(other));
   });
 
+  it('endpointsWithDueDeliveries leaves out endpoints that are disabled or held by a worker until the lease ends', async () => {
+    const [held, disabled, free] = [await endpoint(), await endpoint(), await endpoint()];
+    await record([['site.created', randomUUID()]]);
+    await db.sql('update webhook_endpoints set enabled = false where id = $1', [disabled]);
+    await db.inTransaction(() => deliveries().takeLease(accountId, held, randomUUID(), after(30), after(0)));
+    const dueAt = async (now: Date) =>
+      (await db.inContext(() => deliveries().endpointsWithDueDeliveries(now))).map((k) => k.endpointId).filter((id) => [held, disabled, free].includes(id)).sort();
+    expect(await dueAt(after(10))).toEqual([free]);
+    expect(await dueAt(after(31))).toEqual([held, free].sort());
+  });
+
+  it('due leaves out the deliveries of the round in flight, and still holds an entity behind its waiting retry', async () => {
+    const target = await endpoint();
+    const names = { x: randomUUID(), y: randomUUID() };
+    await record([['site.created', names.x], ['site.updated', names.x], ['site.created', names.y]]);
+    const ids = await deliveryIds(target, names);
+    const due = async (inFlight: string[]) => (await db.inContext(() => deliveries().due(accountId, target, after(0), 10, inFlight))).map((d) => d.delivery.id);
+    expect(await due([])).toEqual([ids['site.created:x'], ids['site.updated:x'], ids['site.created:y']]);
+    expect(await due([ids['site.created:x']!, ids['site.created:y']!])).toEqual([ids['site.updated:x']]);
+    // Its first delivery failed and waits for a retry: the second waits behind it.
+    await recordAttempts([attempt(ids['site.created:x']!, 'pending', 500, after(60))], after(0));
+    expect(await due([ids['site.created:y']!])).toEqual([]);
+  });
+
   it('lists the deliveries of an endpoint of the account, newest event first, filtered by state', async () => {
     const target = await endpoint();
     const names = { a: randomUUID(), b: randomUUID(), c: randomUUID() };
@@ -160,6 +184,21 @@ describe('MikroWebhookDeliveryRepository and MikroWebhookEndpointRepository on P
 
     const race = await Promise.all([randomUUID(), randomUUID(), randomUUID(), randomUUID()].map((token) => take(token, 300, 100)));
     expect(race.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('renews a lease only for the token that holds it, never re-taking one another worker took', async () => {
+    const target = await endpoint();
+    const [one, two] = [randomUUID(), randomUUID()];
+    const renew = (token: string, untilSeconds: number) => db.inTransaction(() => deliveries().renewLease(accountId, target, token, after(untilSeconds)));
+    expect(await renew(one, 30)).toBe(false);
+    expect(await db.inTransaction(() => deliveries().takeLease(accountId, target, one, after(30), after(0)))).toBe(true);
+    expect(await renew(one, 60)).toBe(true);
+    expect(await renew(two, 90)).toBe(false);
+    // The first holder's lease ran out and another worker took the endpoint and released it.
+    expect(await db.inTransaction(() => deliveries().takeLease(accountId, target, two, after(120), after(61)))).toBe(true);
+    await db.inTransaction(() => deliveries().releaseLease(accountId, target, two));
+    expect(await renew(one, 150)).toBe(false);
+    expect(await db.sql('select token from webhook_leases where endpoint_id = $1', [target])).toEqual([]);
   });
 
   it("touches nothing of an endpoint when its lease, due deliveries or attempts are asked for with another account's id", async () => {

@@ -1,10 +1,11 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainEvent, type EventType } from '../../domain/events/event.js';
+import type { EventType } from '../../domain/events/event.js';
 import { WebhookDelivery, WebhookEndpoint, type DeliveryAttempt, type DeliveryState } from '../../domain/webhooks/webhook.js';
 import type { Page, PageQuery } from '../../pagination.js';
 import type { AttemptResult, DueDelivery, EndpointKey, WebhookDeliveryRepository, WebhookEndpointRepository } from '../../webhooks/webhooks.repository.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { boundQuery } from '../bound-query.js';
 import { EventEntity } from '../events/event.persistence.js';
 import { accountKey, tenantForeignKey } from '../tenant-keys.js';
 
@@ -52,7 +53,7 @@ export const WebhookDeliveryEntity = defineEntity({
   tableName: 'webhook_deliveries',
   indexes: [
     { properties: ['accountId', 'endpointId', 'createdAt'] },
-    { name: 'webhook_deliveries_pending_by_entity', properties: ['endpointId', 'entityId', 'eventSequence'], where: "state = 'pending'" },
+    { name: 'webhook_deliveries_pending_by_endpoint_due', properties: ['endpointId', 'nextAttemptAt'], where: "state = 'pending'" },
     { name: 'webhook_deliveries_pending_due', properties: ['nextAttemptAt'], where: "state = 'pending'" },
     { name: 'webhook_deliveries_pending_in_order', properties: ['endpointId', 'eventSequence'], where: "state = 'pending'" },
   ],
@@ -117,32 +118,43 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
   }
 
   async endpointsWithDueDeliveries(now: Date): Promise<EndpointKey[]> {
-    const rows = await this.em.execute<{ account_id: string; endpoint_id: string }[]>(
-      `select distinct account_id, endpoint_id from webhook_deliveries where state = 'pending' and next_attempt_at <= ?`,
-      [now],
+    // Without the endpoints a worker holds: a job for one would only find its lease taken.
+    const rows = await boundQuery<{ account_id: string; endpoint_id: string }>(
+      this.em,
+      `select k.account_id, k.endpoint_id
+         from (select distinct account_id, endpoint_id from webhook_deliveries where state = 'pending' and next_attempt_at <= ?) k
+         join webhook_endpoints e on e.account_id = k.account_id and e.id = k.endpoint_id and e.enabled
+        where not exists (select 1 from webhook_leases l where l.account_id = k.account_id and l.endpoint_id = k.endpoint_id and l.until >= ?)`,
+      [now, now],
     );
     return rows.map((row) => ({ accountId: row.account_id, endpointId: row.endpoint_id }));
   }
 
-  async due(accountId: string, endpointId: string, now: Date, limit: number): Promise<DueDelivery[]> {
-    const rows = await this.em.execute<DueRow[]>(
-      `select d.id, d.entity_id, jsonb_array_length(d.attempts) as attempt_count,
+  async due(accountId: string, endpointId: string, now: Date, limit: number, inFlight: readonly string[] = []): Promise<DueDelivery[]> {
+    const rows = await boundQuery<DueRow>(
+      this.em,
+      // The deliveries waiting for a retry are read first, through their own index; the due ones, in
+      // event order, pass unless one of those is an earlier delivery of their entity, which is only
+      // looked for when their entity has one at all (a hashed lookup). No step compares a candidate
+      // with the other pending deliveries, whatever the statistics say after a burst.
+      `with waiting as materialized (
+         select account_id, entity_id, event_sequence from webhook_deliveries
+          where account_id = ? and endpoint_id = ? and state = 'pending' and next_attempt_at > ?
+       )
+       select d.id, d.entity_id, jsonb_array_length(d.attempts) as attempt_count,
               e.id as event_id, e.account_id, e.sequence, e.type, e.user_id, e.site_ids, e.data, e.created_at
          from webhook_deliveries d join events e on e.id = d.event_id and e.account_id = d.account_id
-         -- One index lookup per candidate, whatever the statistics say after a burst (an anti-join
-         -- planned on stale statistics compared every pending delivery with every other).
-         left join lateral (select 1 as waiting from webhook_deliveries held
-                             where held.account_id = d.account_id and held.endpoint_id = d.endpoint_id and held.entity_id = d.entity_id and held.state = 'pending'
-                               and held.event_sequence < d.event_sequence and held.next_attempt_at > ?
-                             limit 1) earlier on true
-        where d.account_id = ? and d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= ? and earlier.waiting is null
+        where d.account_id = ? and d.endpoint_id = ? and d.state = 'pending' and d.next_attempt_at <= ? and d.id <> all(?::uuid[])
+          and (d.entity_id not in (select entity_id from waiting)
+               or not exists (select 1 from waiting w where w.account_id = d.account_id and w.entity_id = d.entity_id and w.event_sequence < d.event_sequence))
         order by d.event_sequence
         limit ?`,
-      [now, accountId, endpointId, now, limit],
+      [accountId, endpointId, now, accountId, endpointId, now, inFlight, limit],
     );
+    // Plain events: the entity class carries the ORM's property accessors, which cost more than the rest of the mapping.
     return rows.map((row) => ({
       delivery: { id: row.id, entityId: row.entity_id, attemptCount: Number(row.attempt_count) },
-      event: Object.assign(new DomainEvent(), {
+      event: {
         id: row.event_id,
         accountId: row.account_id,
         sequence: row.sequence,
@@ -152,13 +164,14 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
         entityId: row.entity_id,
         data: row.data,
         createdAt: new Date(row.created_at),
-      }),
+      },
     }));
   }
 
   async recordAttempts(accountId: string, results: readonly AttemptResult[], now: Date): Promise<void> {
     if (results.length === 0) return;
-    await this.em.execute(
+    await boundQuery(
+      this.em,
       `update webhook_deliveries d
           set attempts = d.attempts || jsonb_build_array(r.value->'attempt'),
               state = r.value->>'state',
@@ -180,6 +193,16 @@ export class MikroWebhookDeliveryRepository implements WebhookDeliveryRepository
        returning endpoint_id`,
       [token, until, accountId, endpointId, now],
     );
+    return rows.length > 0;
+  }
+
+  async renewLease(accountId: string, endpointId: string, token: string, until: Date): Promise<boolean> {
+    const rows = await boundQuery(this.em, 'update webhook_leases set until = ? where account_id = ? and endpoint_id = ? and token = ? returning endpoint_id', [
+      until,
+      accountId,
+      endpointId,
+      token,
+    ]);
     return rows.length > 0;
   }
 
