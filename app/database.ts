@@ -74,9 +74,13 @@ export async function openDatabase(config: Config): Promise<Database> {
     url: urlFor(port),
     embedded: true,
     close: async () => {
-      await server.stop();
-      await db.close();
-      await rm(infoFile(dataDir), { force: true });
+      // The data directory is released even when closing fails: this process no longer serves it.
+      try {
+        await server.stop();
+        await db.close();
+      } finally {
+        await rm(infoFile(dataDir), { force: true });
+      }
     },
   };
 }

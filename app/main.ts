@@ -56,8 +56,10 @@ async function workOnly(): Promise<void> {
   const services = resolveServices(container);
   const worker = await startWorker({ ...runtime, balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns, config, logger });
   const stop = () => {
-    worker.stop();
-    runtime.close().then(() => process.exit(0), () => process.exit(1));
+    worker
+      .stop()
+      .then(() => runtime.close())
+      .then(() => process.exit(0), () => process.exit(1));
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

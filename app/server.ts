@@ -137,7 +137,7 @@ export async function startServer(
     fresh,
     close: async () => {
       await closeHttp(server, config.SHUTDOWN_TIMEOUT_MS);
-      worker?.stop();
+      await worker?.stop();
       await stopGraphQL();
       await changes?.close();
       await rateBudgets.close();

@@ -25,12 +25,26 @@ export interface WorkerDependencies {
 }
 
 /** Runs `work` every `seconds`, each run in its own unit of work; failures are logged, not fatal. */
-function every(seconds: number, what: string, deps: WorkerDependencies, work: () => Promise<void>): NodeJS.Timeout {
-  const run = () => RequestContext.create(deps.orm.em, work).catch((error: unknown) => deps.logger.error({ err: error }, `${what} failed`));
-  void run();
+/**
+ * Runs `work` now and every `seconds`. `stop` ends the timer and waits for the runs in progress, so
+ * that no sweep is still reading when the database closes (a shutdown would then fail).
+ */
+function every(seconds: number, what: string, deps: WorkerDependencies, work: () => Promise<void>): { stop(): Promise<void> } {
+  const running = new Set<Promise<void>>();
+  const run = () => {
+    const pending = RequestContext.create(deps.orm.em, work).catch((error: unknown) => deps.logger.error({ err: error }, `${what} failed`));
+    running.add(pending);
+    void pending.then(() => running.delete(pending));
+  };
+  run();
   const timer = setInterval(run, seconds * 1000);
   timer.unref();
-  return timer;
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(running);
+    },
+  };
 }
 
 /**
@@ -50,7 +64,7 @@ async function reported(deps: WorkerDependencies, what: string, job: object, wor
  * The worker: balancing, webhook and bill run jobs from the durable queue, each in its own unit of work, and
  * sweeps that enqueue what a commit left to do (sites with pending ranges, deliveries due).
  */
-export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): void }> {
+export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): Promise<void> }> {
   const { queue, balancing, webhooks, billRuns, config, logger } = deps;
   await queue.work<BalanceSiteJob>(BALANCING_QUEUE, async (job) => {
     const started = Date.now();
@@ -61,15 +75,15 @@ export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): v
   await queue.work<DeliverWebhooksJob>(WEBHOOK_QUEUE, (job) => reported(deps, 'webhook delivery', job, () => webhooks.deliver(job)), config.WEBHOOK_CONCURRENCY);
   // A lease on each run keeps one worker on it; a crashed worker's run is resumed by the sweep.
   await queue.work<BillRunJob>(BILL_RUN_QUEUE, (job) => reported(deps, 'bill run', job, () => billRuns.work(job)), 2);
-  const timers = [
+  const sweeps = [
     every(config.BALANCING_SWEEP_SECONDS, 'balancing sweep', deps, () => balancing.scheduleDirtySites()),
     every(config.WEBHOOK_POLL_SECONDS, 'webhook sweep', deps, () => webhooks.scheduleDue()),
     every(config.BILL_RUN_SWEEP_SECONDS, 'bill run sweep', deps, () => billRuns.scheduleUnfinished()),
   ];
   logger.info({ queues: QUEUES.map((q) => q.name) }, 'worker started');
   return {
-    stop: () => {
-      timers.forEach(clearInterval);
+    stop: async () => {
+      await Promise.all(sweeps.map((sweep) => sweep.stop()));
       logger.info('worker stopped');
     },
   };
