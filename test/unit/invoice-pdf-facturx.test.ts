@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultDisputeResolution, renderInvoicePdf, type InvoiceDocument, type InvoiceLine } from '../../core/billing/invoices/invoice-pdf.js';
 import { attachmentsOf, extractPages, fontsOf, xmpOf } from '../support/pdf.js';
-
-const address = (line1: string, postCode: string, locality: string) => ({ line1, line2: null, line3: null, line4: null, locality, postCode, country: 'DE' });
+import { address } from '../support/invoice-documents.js';
 
 const line = (n: number): InvoiceLine => ({
   description: `Arbeitspreis Zählpunkt ${n}`,

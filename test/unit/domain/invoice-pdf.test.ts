@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { defaultDisputeResolution, renderInvoicePdf, type InvoiceDocument, type InvoiceSeller } from '../../../core/billing/invoices/invoice-pdf.js';
 import { extractPages } from '../../support/pdf.js';
-
-const address = (line1: string, postCode: string, locality: string, country = 'DE') => ({ line1, line2: null, line3: null, line4: null, locality, postCode, country });
+import { address } from '../../support/invoice-documents.js';
 
 const line = (description: string, netAmount: string): InvoiceDocument['lines'][number] => ({
   description,
