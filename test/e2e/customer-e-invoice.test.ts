@@ -1,29 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
-import { waitForRun } from '../support/billing.js';
+import { baseFeeContractOf, waitForRun } from '../support/billing.js';
 import { create, expectRejected, fixtures } from '../support/fixtures.js';
 import { attachmentsOf, extractPages } from '../support/pdf.js';
 
-const QH = 15 * 60 * 1000;
-/** October 2026 in Europe/Berlin. */
-const OCTOBER = { from: new Date('2026-09-30T22:00:00.000Z'), to: new Date('2026-10-31T23:00:00.000Z') };
-
 const CUSTOMER_FIELDS = 'id vatId buyerReference invoiceFormat';
-
-/** A measured contract of `customerId` billed a monthly base fee of 12.00 net at 19 % (as in e-invoice.test.ts). */
-async function billableContract(account: SignedUp, customerId: string): Promise<void> {
-  const vat = await create(account.api, '/v1/tax-rates', { name: `VAT ${Math.random()}`, percentage: '19.00', validFrom: '2020-01-01' });
-  const product = await fixtures.product(account.api);
-  const group = await create(account.api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
-  const fee = await create(account.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Grundpreis', kind: 'base_fee', taxRateId: vat.id });
-  await create(account.api, '/v1/prices', { priceComponentId: fee.id, validFrom: '2026-01-01', amount: '12.000000' });
-  const site = await fixtures.site(account.api, { type: 'unbalanced_accurate' });
-  const meter = await fixtures.meter(account.api, site.id, { measuring: 'load_profile_accurate', startDate: OCTOBER.from.toISOString() });
-  const measurements = Array.from({ length: (OCTOBER.to.getTime() - OCTOBER.from.getTime()) / QH }, (_, i) => ({ meterId: meter.id, timestamp: new Date(OCTOBER.from.getTime() + i * QH).toISOString(), value: 0 }));
-  expect((await account.api.post('/v1/measurements', { measurements })).status).toBe(201);
-  const contract = await fixtures.contract(account.api, { customerId, electricityProductId: product.id, siteId: site.id });
-  await create(account.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
-}
 
 describe('a customer’s VAT id, buyer reference and invoice format', () => {
   let app: TestApp;
@@ -93,7 +74,7 @@ describe('a customer’s VAT id, buyer reference and invoice format', () => {
 
   it('writes the VAT id (BT-48) and the buyer reference (BT-10) into the e-invoice, the same over REST and GraphQL', async () => {
     const customer = await fixtures.customer(a.api, { companyName: 'Stadtverwaltung Musterstadt', vatId: 'DE136695976', buyerReference: '04011000-12345-03', invoiceFormat: 'xrechnung' });
-    await billableContract(a, customer.id);
+    await baseFeeContractOf(a, customer.id);
     const created = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
     const run = await waitForRun(a.api, created.id, 'created');
     expect(run.counts).toMatchObject({ invoices: 1, errors: 0 });
@@ -125,7 +106,7 @@ describe('a customer’s VAT id, buyer reference and invoice format', () => {
   it('stores the PDF as the invoice format asks: a Factur-X hybrid with the EN 16931 XML, the XRechnung visualisation, or a plain PDF', async () => {
     const formats = ['facturx', 'xrechnung', 'pdf'] as const;
     const customers = await Promise.all(formats.map((invoiceFormat) => fixtures.customer(a.api, { companyName: `Hausverwaltung ${invoiceFormat}`, invoiceFormat })));
-    for (const customer of customers) await billableContract(a, customer.id);
+    for (const customer of customers) await baseFeeContractOf(a, customer.id);
     const created = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
     await waitForRun(a.api, created.id, 'created');
     expect((await a.api.post(`/v1/bill-runs/${created.id}/complete`)).status).toBe(202);

@@ -1,29 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
-import { waitForRun } from '../support/billing.js';
+import { baseFeeContractOf, waitForRun } from '../support/billing.js';
 import { queryRows } from '../support/database.js';
 import { create, fixtures } from '../support/fixtures.js';
-
-const QH = 15 * 60 * 1000;
-/** October 2026 in Europe/Berlin: 31 days, one of them 25 hours long. */
-const OCTOBER = { from: new Date('2026-09-30T22:00:00.000Z'), to: new Date('2026-10-31T23:00:00.000Z') };
-
-/** A measured contract billed a monthly base fee of 12.00 net at 19 %. */
-async function billableContract(account: SignedUp): Promise<Record<string, any>> {
-  const vat = await create(account.api, '/v1/tax-rates', { name: `VAT ${Math.random()}`, percentage: '19.00', validFrom: '2020-01-01' });
-  const product = await fixtures.product(account.api);
-  const group = await create(account.api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
-  const fee = await create(account.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Grundpreis', kind: 'base_fee', taxRateId: vat.id });
-  await create(account.api, '/v1/prices', { priceComponentId: fee.id, validFrom: '2026-01-01', amount: '12.000000' });
-  const site = await fixtures.site(account.api, { type: 'unbalanced_accurate' });
-  const meter = await fixtures.meter(account.api, site.id, { measuring: 'load_profile_accurate', startDate: OCTOBER.from.toISOString() });
-  const measurements = Array.from({ length: (OCTOBER.to.getTime() - OCTOBER.from.getTime()) / QH }, (_, i) => ({ meterId: meter.id, timestamp: new Date(OCTOBER.from.getTime() + i * QH).toISOString(), value: 0 }));
-  expect((await account.api.post('/v1/measurements', { measurements })).status).toBe(201);
-  const owner = await fixtures.customer(account.api);
-  const contract = await fixtures.contract(account.api, { customerId: owner.id, electricityProductId: product.id, siteId: site.id });
-  await create(account.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
-  return { contract, customer: owner };
-}
 
 describe('GET /v1/invoices/{id}/e-invoice', () => {
   let app: TestApp;
@@ -38,7 +17,8 @@ describe('GET /v1/invoices/{id}/e-invoice', () => {
   beforeAll(async () => {
     app = await startTestApp();
     account = await app.signUp('E-Invoicer');
-    const { contract, customer } = await billableContract(account);
+    const customer = await fixtures.customer(account.api);
+    const contract = await baseFeeContractOf(account, customer.id);
     buyerReference = customer.number ?? contract.number;
     customerId = customer.id;
     const created = await create(account.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
@@ -102,7 +82,7 @@ describe('GET /v1/invoices/{id}/e-invoice', () => {
   it('answers a draft 409 invoice_not_issued and another account’s invoice 404', async () => {
     const other = await app.signUp('Stranger');
     expect((await get(other, invoice.id)).status).toBe(404);
-    const { contract } = await billableContract(account);
+    const contract = await baseFeeContractOf(account, (await fixtures.customer(account.api)).id);
     const created = await create(account.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-11-01' });
     const run = await waitForRun(account.api, created.id, 'created');
     const draft = ((await account.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).find((i) => i.contractId === contract.id)!;

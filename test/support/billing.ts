@@ -19,10 +19,10 @@ const QH = 15 * 60 * 1000;
 export const OCTOBER = { from: new Date('2026-09-30T22:00:00.000Z'), to: new Date('2026-10-31T23:00:00.000Z') };
 
 /**
- * A measured contract billed a monthly base fee of 12.00 net (19 % VAT: 14.28 gross) on an
- * unbalanced site; the customer's extra fields as given.
+ * A measured contract of the customer billed a monthly base fee of 12.00 net (19 % VAT: 14.28
+ * gross) on an unbalanced site, with the meter's October measured; answers the contract.
  */
-export async function baseFeeContract(account: SignedUp, customer: Record<string, unknown> = {}): Promise<{ contractId: string; customerId: string }> {
+export async function baseFeeContractOf(account: SignedUp, customerId: string): Promise<Record<string, any>> {
   const vat = await create(account.api, '/v1/tax-rates', { name: `VAT ${Math.random()}`, percentage: '19.00', validFrom: '2020-01-01' });
   const product = await fixtures.product(account.api);
   const group = await create(account.api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
@@ -32,10 +32,15 @@ export async function baseFeeContract(account: SignedUp, customer: Record<string
   const meter = await fixtures.meter(account.api, site.id, { measuring: 'load_profile_accurate', startDate: OCTOBER.from.toISOString() });
   const measurements = Array.from({ length: (OCTOBER.to.getTime() - OCTOBER.from.getTime()) / QH }, (_, i) => ({ meterId: meter.id, timestamp: new Date(OCTOBER.from.getTime() + i * QH).toISOString(), value: 0 }));
   expect((await account.api.post('/v1/measurements', { measurements })).status).toBe(201);
-  const owner = await fixtures.customer(account.api, customer);
-  const contract = await fixtures.contract(account.api, { customerId: owner.id, electricityProductId: product.id, siteId: site.id });
+  const contract = await fixtures.contract(account.api, { customerId, electricityProductId: product.id, siteId: site.id });
   await create(account.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
-  return { contractId: contract.id, customerId: owner.id };
+  return contract;
+}
+
+/** baseFeeContractOf a new customer with the extra fields as given. */
+export async function baseFeeContract(account: SignedUp, customer: Record<string, unknown> = {}): Promise<{ contractId: string; customerId: string }> {
+  const owner = await fixtures.customer(account.api, customer);
+  return { contractId: (await baseFeeContractOf(account, owner.id)).id, customerId: owner.id };
 }
 
 /** A bill run over October, waited for until its drafts are created. */
