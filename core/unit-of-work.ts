@@ -9,4 +9,10 @@ export interface UnitOfWork {
    * the use case answers when the requests come one after the other.
    */
   transactional<T>(work: () => Promise<T>, recheck?: () => Promise<void>): Promise<T>;
+  /**
+   * Runs `work` in a unit of work of its own that starts empty and is dropped when it ends. For
+   * the batches of a long job: a commit compares every record its unit of work holds, so batches
+   * sharing one would each compare all that the earlier ones read.
+   */
+  apart<T>(work: () => Promise<T>): Promise<T>;
 }

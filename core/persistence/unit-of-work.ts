@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { RequestContext, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
@@ -37,5 +37,9 @@ export class MikroUnitOfWork implements UnitOfWork {
       if (recheck) await this.em.transactional(recheck);
       throw writeConflict();
     }
+  }
+
+  apart<T>(work: () => Promise<T>): Promise<T> {
+    return RequestContext.create(this.em, work);
   }
 }

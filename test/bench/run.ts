@@ -809,7 +809,9 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(summary));
   } finally {
     await service.stop();
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    // BENCH_KEEP_DATABASE=1 leaves the database for a look at its plans (EXPLAIN) afterwards.
+    if (process.env.BENCH_KEEP_DATABASE === '1') console.error(`kept database ${name}`);
+    else await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }
 }
 

@@ -200,7 +200,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
     const template = (await deps.templates.defaultOf(run.accountId, 'invoice')).id;
     const progress = new ProgressThrottle(deps.clock);
     for (;;) {
-      const step = await deps.uow.transactional(async (): Promise<Step> => {
+      const step = await this.batch(async (): Promise<Step> => {
         if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
         const contracts = await deps.billRuns.unhandledContracts(run, deps.settings.batchSize);
         if (contracts.length === 0) return 'done';
@@ -248,10 +248,10 @@ export class BillRunsService implements ResourceService<BillRunView> {
   /** Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit. */
   private async issueDrafts(run: BillRun, token: string): Promise<void> {
     const { deps } = this;
-    while ((await deps.documents.renderMissing(run.accountId, { runId: run.id }, deps.settings.batchSize)) > 0);
+    while ((await deps.uow.apart(() => deps.documents.renderMissing(run.accountId, { runId: run.id }, deps.settings.batchSize))) > 0);
     const progress = new ProgressThrottle(deps.clock);
     for (;;) {
-      const issued = await deps.uow.transactional(async (): Promise<string[] | 'lost'> => {
+      const issued = await this.batch(async (): Promise<string[] | 'lost'> => {
         if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
         const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, deps.settings.batchSize);
         if (drafts.length === 0) return [];
@@ -261,9 +261,14 @@ export class BillRunsService implements ResourceService<BillRunView> {
       });
       if (issued === 'lost') return;
       if (issued.length === 0) break;
-      await deps.documents.renderMissing(run.accountId, { ids: issued }, issued.length);
+      await deps.uow.apart(() => deps.documents.renderMissing(run.accountId, { ids: issued }, issued.length));
     }
     await this.finish(run, 'complete', 'bill_run.complete_success');
+  }
+
+  /** One batch of a phase: its own transaction, in a unit of work that forgets the batch when it ends. */
+  private batch<T>(work: () => Promise<T>): Promise<T> {
+    return this.deps.uow.apart(() => this.deps.uow.transactional(work));
   }
 
   private async finish(run: BillRun, phase: BillRunPhase, type: BillRunEventType): Promise<void> {

@@ -9,7 +9,7 @@ import { presentLine, presentTax, type InvoiceLineView, type InvoiceTaxView } fr
 import { bucketEnergy, loadWindow } from '../../domain/measurements/bucket-energy.js';
 import { isBalanced, type Site } from '../../domain/sites/site.js';
 import { inForce, inForceOn } from '../../domain/periods.js';
-import { addDays, calendarDateOf, startOfDay } from '../../domain/time/calendar-date.js';
+import { calendarDateOf, startOfDay } from '../../domain/time/calendar-date.js';
 import { bucketsOf, QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { ConflictError } from '../../errors.js';
 import { calendarDate, endAfter } from '../../field-formats.js';
@@ -124,7 +124,7 @@ export class InvoiceDraftsService {
   async draftAll(accountId: string, contracts: readonly Contract[], periodStart: string, periodEnd: string): Promise<ContractDraft[]> {
     if (contracts.length === 0) return [];
     const { timezone } = (await this.deps.accounts.findAccount(accountId))!;
-    const assignments = await this.deps.contractMeters.findByContractIds(accountId, contracts.map((c) => c.id));
+    const assignments = Map.groupBy(await this.deps.contractMeters.findByContractIds(accountId, contracts.map((c) => c.id)), (a) => a.contractId);
     const windows = contracts.map((contract): Window => {
       const from = periodStart > contract.startDate ? periodStart : contract.startDate;
       const to = contract.endDate !== null && contract.endDate < periodEnd ? contract.endDate : periodEnd;
@@ -134,24 +134,24 @@ export class InvoiceDraftsService {
         to,
         start: startOfDay(from, timezone).getTime(),
         end: startOfDay(to, timezone).getTime(),
-        assignments: assignments.filter((a) => a.contractId === contract.id && inForce(a, from, to)),
+        assignments: (assignments.get(contract.id) ?? []).filter((a) => inForce(a, from, to)),
       };
     });
     const billed = windows.filter((w) => w.from < w.to);
     const energy = new Map<string, EnergyByMeter | DraftError>();
-    const sites = await this.deps.sites.findByIds(accountId, [...new Set(billed.map((w) => w.contract.siteId))]);
-    for (const site of sites) {
-      const onSite = billed.filter((w) => w.contract.siteId === site.id);
+    const billedOnSite = Map.groupBy(billed, (w) => w.contract.siteId);
+    for (const site of await this.deps.sites.findByIds(accountId, [...billedOnSite.keys()])) {
+      const onSite = billedOnSite.get(site.id)!;
       const read = isBalanced(site.type) ? this.balancedEnergy(accountId, site, onSite, timezone) : this.consumption(accountId, onSite, timezone);
       for (const [contractId, value] of await read) energy.set(contractId, value);
     }
     const components = new Map<string, PricedComponent[]>();
     for (const productId of new Set(contracts.map((c) => c.electricityProductId))) components.set(productId, await this.components(accountId, productId));
-    const prepayments = await this.deps.billingEnergy.receivedPrepayments(accountId, contracts.map((c) => c.id), periodEnd);
+    const prepayments = Map.groupBy(await this.deps.billingEnergy.receivedPrepayments(accountId, contracts.map((c) => c.id), periodEnd), (p) => p.contractId);
     return windows.map(({ contract }): ContractDraft => {
       const used = energy.get(contract.id) ?? new Map();
       if (!(used instanceof Map)) return { contract, error: used };
-      const deducted = prepayments.filter((p) => p.contractId === contract.id);
+      const deducted = prepayments.get(contract.id) ?? [];
       const result = draftInvoice({
         periodStart,
         periodEnd,
@@ -176,7 +176,7 @@ export class InvoiceDraftsService {
       windows.map((w) => {
         const expected = (w.end - w.start) / QUARTER_HOUR_MS;
         let balanced = 0;
-        for (let day = w.from; day < w.to; day = addDays(day, 1)) balanced += balancedPerDay.get(day) ?? 0;
+        for (const [day, intervals] of balancedPerDay) if (day >= w.from && day < w.to) balanced += intervals;
         if (balanced < expected) {
           return [w.contract.id, { code: 'incomplete_balancing', message: `${expected - balanced} of ${expected} quarter hours of site ${site.id} from ${w.from} to ${w.to} are not balanced; only balanced values are invoiced.` }];
         }

@@ -41,12 +41,14 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
 
   async unhandledContracts(run: BillRun, limit: number): Promise<Contract[]> {
     const rows = await this.em.execute<{ id: string }[]>(
+      // NOT IN over the run's rows (a hashed subplan) rather than NOT EXISTS per contract: the planner
+      // chose a scan of the run's invoices per contract when its statistics predate the run.
       `select c.id from contracts c where ${BILLABLE}
-          and not exists (select 1 from invoices i where i.account_id = c.account_id and i.bill_run_id = ? and i.contract_id = c.id)
-          and not exists (select 1 from bill_run_errors e where e.account_id = c.account_id and e.bill_run_id = ? and e.contract_id = c.id)
+          and c.id not in (select i.contract_id from invoices i where i.account_id = ? and i.bill_run_id = ?)
+          and c.id not in (select e.contract_id from bill_run_errors e where e.account_id = ? and e.bill_run_id = ?)
         order by c.site_id, c.id
         limit ?`,
-      [...billableParameters(run), run.id, run.id, limit],
+      [...billableParameters(run), run.accountId, run.id, run.accountId, run.id, limit],
     );
     if (rows.length === 0) return [];
     return this.em.find(ContractEntity, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { siteId: 'asc', id: 'asc' } });
