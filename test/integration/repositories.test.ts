@@ -66,6 +66,24 @@ describe('repositories on PostgreSQL', () => {
     expect(await inContext(() => new MikroSiteRepository(orm.em).findById(b.accountId, page.items[0]!.id))).toBeNull();
   });
 
+  it('keeps what a unit of work apart loads and writes out of the surrounding one, and commits its transaction', async () => {
+    const { accountId } = await inContext(() => accounts.createAccount({ companyName: 'Apart', email: 'apart@a.test' }));
+    const uow = new MikroUnitOfWork(orm.em);
+    const repo = new MikroSiteRepository(orm.em);
+    const site = newSite(accountId, 'apart', new Date('2026-03-01T00:00:00.000Z'));
+    await inContext(async () => {
+      const outer = orm.em.getContext().getUnitOfWork().getIdentityMap().keys().length;
+      const held = await uow.apart(async () => {
+        await uow.transactional(async () => repo.add(site));
+        await repo.findById(accountId, site.id);
+        return orm.em.getContext().getUnitOfWork().getIdentityMap().keys().length;
+      });
+      expect(held).toBeGreaterThan(0);
+      expect(orm.em.getContext().getUnitOfWork().getIdentityMap().keys().length).toBe(outer);
+    });
+    expect((await inContext(() => repo.findById(accountId, site.id)))?.name).toBe('apart');
+  });
+
   it('rolls a failed unit of work back completely', async () => {
     const account = await inContext(() => accounts.createAccount({ companyName: 'C', email: 'c@c.test' }));
     await expect(
