@@ -7,6 +7,7 @@ import type { Invoice, InvoiceKind, InvoiceState, InvoiceWithLines, LineItem } f
 import type { Contract } from '../../domain/contracts/contract.js';
 import type { Page, PageQuery } from '../../pagination.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { boundQuery } from '../bound-query.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { BillRunEntity, BillRunErrorEntity, InvoiceEntity, LineItemEntity } from './invoice.persistence.js';
 
@@ -172,9 +173,12 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return this.em.find(InvoiceEntity, { accountId, id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
   }
 
+  // Both bind each document as a parameter of its own: the driver sends a PDF's bytes and an XML's
+  // text as they are, where a statement with the values written into it escaped megabytes per batch.
   async savePdfs(pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void> {
     if (pdfs.length === 0) return;
-    await this.em.execute(
+    await boundQuery(
+      this.em,
       `insert into invoice_pdfs (invoice_id, account_id, content, created_at)
        select i.id, i.account_id, v.content, now() from (values ${pdfs.map(() => '(?::uuid, ?::bytea)').join(', ')}) as v(id, content) join invoices i on i.id = v.id
        on conflict do nothing`,
@@ -184,12 +188,13 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
 
   async saveEInvoices(accountId: string, eInvoices: readonly StoredEInvoice[]): Promise<void> {
     if (eInvoices.length === 0) return;
-    await this.em.execute(
+    await boundQuery(
+      this.em,
       `insert into invoice_e_invoices (account_id, invoice_id, profile, xml, created_at)
-       select v.account_id, v.invoice_id, v.profile, v.xml, now()
-         from json_to_recordset(?::json) as v(account_id uuid, invoice_id uuid, profile varchar(16), xml text)
+       select ?::uuid, v.invoice_id, v.profile, v.xml, now()
+         from (values ${eInvoices.map(() => '(?::uuid, ?::varchar(16), ?::text)').join(', ')}) as v(invoice_id, profile, xml)
        on conflict do nothing`,
-      [JSON.stringify(eInvoices.map((e) => ({ account_id: accountId, invoice_id: e.invoiceId, profile: e.profile, xml: e.xml })))],
+      [accountId, ...eInvoices.flatMap((e) => [e.invoiceId, e.profile, e.xml])],
     );
   }
 
