@@ -56,24 +56,30 @@ describe('bill runs across worker crashes', () => {
     return worker;
   };
 
-  it('finishes both phases after a SIGKILL in the middle of each', async () => {
-    const site = await fixtures.site(a.api, { type: 'unbalanced_accurate' });
-    const vat = await create(a.api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
-    const product = await fixtures.product(a.api);
-    const group = await create(a.api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
-    const energy = await create(a.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Arbeitspreis', kind: 'energy', taxRateId: vat.id });
-    await create(a.api, '/v1/prices', { priceComponentId: energy.id, validFrom: '2026-01-01', amount: '0.300000' });
+  /** CONTRACTS contracts of `account` with a day of data each, sorted by id. */
+  async function billableContracts(account: SignedUp): Promise<Record<string, any>[]> {
+    const { api } = account;
+    const site = await fixtures.site(api, { type: 'unbalanced_accurate' });
+    const vat = await create(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
+    const product = await fixtures.product(api);
+    const group = await create(api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
+    const energy = await create(api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Arbeitspreis', kind: 'energy', taxRateId: vat.id });
+    await create(api, '/v1/prices', { priceComponentId: energy.id, validFrom: '2026-01-01', amount: '0.300000' });
     const contracts: Record<string, any>[] = [];
     for (let i = 0; i < CONTRACTS; i++) {
-      const meter = await fixtures.meter(a.api, site.id, { measuring: 'load_profile_accurate', startDate: '2026-09-30T22:00:00.000Z' });
+      const meter = await fixtures.meter(api, site.id, { measuring: 'load_profile_accurate', startDate: '2026-09-30T22:00:00.000Z' });
       const dayStart = Date.parse('2026-09-30T22:00:00.000Z');
-      await create(a.api, '/v1/measurements', { measurements: Array.from({ length: 96 }, (_, s) => ({ meterId: meter.id, timestamp: new Date(dayStart + s * QH).toISOString(), value: 0.5 })) });
-      const customer = await fixtures.customer(a.api);
-      const contract = await fixtures.contract(a.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
-      await create(a.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+      await create(api, '/v1/measurements', { measurements: Array.from({ length: 96 }, (_, s) => ({ meterId: meter.id, timestamp: new Date(dayStart + s * QH).toISOString(), value: 0.5 })) });
+      const customer = await fixtures.customer(api);
+      const contract = await fixtures.contract(api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
+      await create(api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
       contracts.push(contract);
     }
-    contracts.sort((x, y) => x.id.localeCompare(y.id));
+    return contracts.sort((x, y) => x.id.localeCompare(y.id));
+  }
+
+  it('finishes both phases after a SIGKILL in the middle of each', async () => {
+    const contracts = await billableContracts(a);
     const counts = async (id: string) => (await a.api.get(`/v1/bill-runs/${id}`)).body.counts;
     const waitingOnLock = async () =>
       (await db.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rowCount === 1;
@@ -117,5 +123,37 @@ describe('bill runs across worker crashes', () => {
     const { rows } = await db.query('select count(*)::int as pdfs from invoice_pdfs p join invoices i on i.id = p.invoice_id where i.bill_run_id = $1', [run.id]);
     expect(rows[0].pdfs).toBe(CONTRACTS);
     expect((await a.api.get('/v1/invoices')).body.total).toBe(CONTRACTS);
+  }, 120_000);
+
+  it('fails the completion when the PDFs of a batch cannot be stored while the next batch is issued, and a retry renders them', async () => {
+    const b = await app.signUp('B');
+    await billableContracts(b);
+    startWorker();
+    const run = await create(b.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-02' });
+    const drafts = ((await waitForRun(b.api, run.id, 'created')) && (await b.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data) as Record<string, any>[];
+    // The second draft in the order runs issue them: its PDF is stored while the third batch is issued.
+    const second = drafts.map((d) => d.id).sort()[1]!;
+    await db.query(`create function refuse_pdf() returns trigger language plpgsql as $$
+      begin if new.invoice_id = '${second}' then raise exception 'planted: no PDF for this invoice'; end if; return new; end $$`);
+    await db.query('create trigger refuse_pdf before insert on invoice_pdfs for each row execute function refuse_pdf()');
+    try {
+      expect((await b.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+      const failed = await waitForRun(b.api, run.id, 'failed');
+      expect(failed).toMatchObject({ phase: 'complete', failure: expect.stringContaining('planted: no PDF for this invoice') });
+      const { rows: events } = await db.query(`select count(*)::int as n from events where account_id = $1 and type = 'bill_run.complete_error' and entity_id = $2`, [b.accountId, run.id]);
+      expect(events[0].n).toBe(1);
+      const { rows: pdfs } = await db.query('select p.invoice_id from invoice_pdfs p join invoices i on i.id = p.invoice_id where i.bill_run_id = $1', [run.id]);
+      expect(pdfs.map((p) => p.invoice_id)).not.toContain(second);
+    } finally {
+      await db.query('drop trigger refuse_pdf on invoice_pdfs; drop function refuse_pdf()');
+    }
+    expect((await b.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    const completed = await waitForRun(b.api, run.id, 'completed');
+    expect(completed.counts).toEqual({ total: CONTRACTS, contracts: CONTRACTS, invoices: CONTRACTS, issued: CONTRACTS, errors: 0 });
+    const year = new Date().getFullYear();
+    const issued = (await b.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[];
+    expect(issued.map((i) => i.number).sort()).toEqual(Array.from({ length: CONTRACTS }, (_, i) => `INV-${year}-00000${i + 1}`));
+    const { rows } = await db.query('select count(*)::int as pdfs from invoice_pdfs p join invoices i on i.id = p.invoice_id where i.bill_run_id = $1', [run.id]);
+    expect(rows[0].pdfs).toBe(CONTRACTS);
   }, 120_000);
 });
