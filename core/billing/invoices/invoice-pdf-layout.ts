@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
+import { BoundedCache } from './invoice-pdf-cache.js';
+import { addFonts } from './invoice-pdf-fonts.js';
+import { collectPageContent } from './invoice-pdf-pages.js';
+import { drawText } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
 
 /** Millimetres in points. */
@@ -97,58 +99,12 @@ function cellBoxes(columns: readonly Column[], row: Row): Array<{ x: number; wid
   });
 }
 
-const require = createRequire(import.meta.url);
-
 /**
- * A font file parsed once per process. pdfkit takes a parsed (fontkit) font as well as a file and
- * embeds a fresh subset per document either way; parsing anew would cost some 40 ms per document.
- * pdfkit does not expose the parsed font, so it is taken from a probe document, and the file serves
- * should that ever fail.
+ * Heights of wrapped text by style, width and text. They depend on nothing else, so all documents
+ * share them: tables measure each row before they draw it, and labels and fixed texts recur in every
+ * document.
  */
-function parsedFont(name: string): PDFKit.Mixins.PDFFontSource {
-  const file = readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${name}`));
-  const probe = new PDFDocument({ autoFirstPage: false }).font(file);
-  const parsed = (probe as unknown as { _font?: { font?: { layout?: unknown } } })._font?.font;
-  probe.end();
-  return typeof parsed?.layout === 'function' ? (parsed as unknown as PDFKit.Mixins.PDFFontSource) : file;
-}
-
-/** What pdfkit keeps of a font embedded in one document: its per-document cache of laid-out words. */
-interface EmbeddedFont {
-  name: string;
-  layoutCache?: Record<string, unknown>;
-}
-
-/** Documents between two looks at how many words a shared cache holds, and the most it may hold. */
-const LAYOUT_CHECK_EVERY = 256;
-const LAYOUT_CACHE_WORDS = 20_000;
-const layoutCaches = new Map<string, { words: Record<string, unknown>; documents: number }>();
-
-/**
- * OpenType shaping (GSUB/GPOS in fontkit) is most of a document's rendering time and pdfkit keeps
- * what it shaped per document and word only. A laid-out word depends on the font alone (pdfkit
- * scales it by the font's units per em, and copies a position before it changes one for word
- * spacing), so every document's embedded font gets its font's one cache: the labels and most words
- * of an invoice are shaped once per process. It is started afresh when it holds too many words.
- */
-function shareLayoutCache(font: EmbeddedFont | undefined): void {
-  if (!font?.layoutCache) return;
-  let shared = layoutCaches.get(font.name);
-  if (shared && font.layoutCache === shared.words) return;
-  if (!shared || (++shared.documents % LAYOUT_CHECK_EVERY === 0 && Object.keys(shared.words).length > LAYOUT_CACHE_WORDS)) {
-    shared = { words: Object.create(null) as Record<string, unknown>, documents: shared?.documents ?? 0 };
-    layoutCaches.set(font.name, shared);
-  }
-  font.layoutCache = shared.words;
-}
-
-let fonts: { regular: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource } | undefined;
-
-/** DejaVu Sans Condensed (free licence), regular and bold, embedded as TrueType subsets. */
-function loadFonts(): { regular: PDFKit.Mixins.PDFFontSource; bold: PDFKit.Mixins.PDFFontSource } {
-  fonts ??= { regular: parsedFont('DejaVuSansCondensed.ttf'), bold: parsedFont('DejaVuSansCondensed-Bold.ttf') };
-  return fonts;
-}
+const heights = new BoundedCache<number>(20_000);
 
 const xmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const escapeXml = (value: string) => value.replace(/[&<>"']/g, (char) => xmlEscapes[char]!);
@@ -165,7 +121,6 @@ export class PdfLayout {
   bottom = page.height - mm(22);
   private readonly root: PDFKit.PDFStructureElement;
   private readonly chunks: Buffer[] = [];
-  private readonly heights = new Map<string, number>();
   private readonly rendered: Promise<Buffer>;
 
   constructor(
@@ -203,9 +158,8 @@ export class PdfLayout {
         }
       };
     }
-    const { regular, bold } = loadFonts();
-    doc.registerFont('regular', regular);
-    doc.registerFont('bold', bold);
+    addFonts(doc);
+    collectPageContent(doc);
     this.rendered = new Promise<Buffer>((resolve, reject) => {
       doc.on('data', (chunk: Buffer) => this.chunks.push(chunk));
       doc.on('end', () => resolve(Buffer.concat(this.chunks)));
@@ -231,41 +185,36 @@ export class PdfLayout {
     this.doc.appendXML(xml);
   }
 
-  private style({ size = 8.5, bold = false, color = colors.text }: TextStyle): PDFKit.PDFDocument {
-    const doc = this.doc.font(bold ? 'bold' : 'regular');
-    shareLayoutCache((doc as unknown as { _font?: EmbeddedFont })._font);
-    return doc.fontSize(size).fillColor(color);
+  /** Selects the style's font and size, which only text drawn later writes into the page. */
+  private measuring({ size = 8.5, bold = false }: TextStyle): PDFKit.PDFDocument {
+    return this.doc.font(bold ? 'bold' : 'regular').fontSize(size);
   }
 
-  /** The height of wrapped text; remembered, since tables measure each row before they draw it. */
+  /** Also sets the colour, which pdfkit writes into the page at once. */
+  private style(style: TextStyle): PDFKit.PDFDocument {
+    return this.measuring(style).fillColor(style.color ?? colors.text);
+  }
+
+  /** The height of wrapped text (see `heights`). */
   heightOf(text: string, width: number, style: TextStyle = {}): number {
     if (!text) return 0;
-    const key = `${style.size ?? ''}|${style.bold ?? ''}|${width}|${text}`;
-    let height = this.heights.get(key);
-    if (height === undefined) {
-      height = this.style(style).heightOfString(text, { width });
-      this.heights.set(key, height);
-    }
-    return height;
+    return heights.getOrSet(`${style.size ?? ''}|${style.bold ?? ''}|${width}|${text}`, () => this.measuring(style).heightOfString(text, { width }));
   }
 
   widthOf(text: string, style: TextStyle = {}): number {
-    return this.style(style).widthOfString(text);
+    return this.measuring(style).widthOfString(text);
   }
 
   /** Writes text at a position without moving the cursor; answers its height. */
   textAt(text: string, x: number, y: number, width: number, style: TextStyle = {}): number {
     if (!text) return 0;
-    const { tag = 'P', align = 'left' } = style;
-    if (tag === 'Artifact') {
-      this.doc.markContent('Artifact', { type: 'Pagination' });
-      this.style(style).text(text, x, y, { width, align });
-      this.doc.endMarkedContent();
-    } else {
-      this.style(style).text(text, x, y, { width, align, structParent: this.root, structType: tag });
-    }
-    // pdfkit leaves its own cursor below the text: the height that heightOf() measures, without wrapping twice.
-    return this.doc.y - y;
+    const { tag = 'P', align = 'left', size = 8.5, bold = false } = style;
+    const fontKey = `${bold}|${size}`;
+    if (tag !== 'Artifact') return drawText(this.style(style), fontKey, text, { x, y, width, align, parent: this.root, tag });
+    this.doc.markContent('Artifact', { type: 'Pagination' });
+    const height = drawText(this.style(style), fontKey, text, { x, y, width, align });
+    this.doc.endMarkedContent();
+    return height;
   }
 
   /** Starts a new page unless `height` more points fit above the footer; answers whether it did. */

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+import { cacheEmbedding, type EmbeddedFont } from './invoice-pdf-font-embed.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A font file parsed once per process. pdfkit takes a parsed (fontkit) font as well as a file and
+ * embeds a fresh subset per document either way; parsing anew would cost some 40 ms per document.
+ * pdfkit does not expose the parsed font, so it is taken from a probe document, and the file serves
+ * should that ever fail.
+ */
+function parsedFont(name: string): PDFKit.Mixins.PDFFontSource {
+  const file = readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${name}`));
+  const probe = new PDFDocument({ autoFirstPage: false }).font(file);
+  const parsed = (probe as unknown as { _font?: { font?: { layout?: unknown } } })._font?.font;
+  probe.end();
+  return typeof parsed?.layout === 'function' ? (parsed as unknown as PDFKit.Mixins.PDFFontSource) : file;
+}
+
+/** The fonts' names in a document. */
+export type FontName = 'regular' | 'bold';
+
+let fonts: Record<FontName, PDFKit.Mixins.PDFFontSource> | undefined;
+
+/** DejaVu Sans Condensed (free licence), regular and bold, embedded as TrueType subsets. */
+function loadFonts(): Record<FontName, PDFKit.Mixins.PDFFontSource> {
+  fonts ??= { regular: parsedFont('DejaVuSansCondensed.ttf'), bold: parsedFont('DejaVuSansCondensed-Bold.ttf') };
+  return fonts;
+}
+
+/** Documents between two looks at how many words a shared cache holds, and the most it may hold. */
+const LAYOUT_CHECK_EVERY = 256;
+const LAYOUT_CACHE_WORDS = 20_000;
+const layoutCaches = new Map<string, { words: Record<string, unknown>; documents: number }>();
+
+/**
+ * OpenType shaping (GSUB/GPOS in fontkit) is most of a document's rendering time and pdfkit keeps
+ * what it shaped per document and word only. A laid-out word depends on the font alone (pdfkit
+ * scales it by the font's units per em, and copies a position before it changes one for word
+ * spacing), so every document's embedded font gets its font's one cache: the labels and most words
+ * of an invoice are shaped once per process. It is started afresh when it holds too many words.
+ */
+function shareLayoutCache(font: EmbeddedFont): void {
+  if (!font.layoutCache) return;
+  let shared = layoutCaches.get(font.name);
+  if (!shared || (++shared.documents % LAYOUT_CHECK_EVERY === 0 && Object.keys(shared.words).length > LAYOUT_CACHE_WORDS)) {
+    shared = { words: Object.create(null) as Record<string, unknown>, documents: shared?.documents ?? 0 };
+    layoutCaches.set(font.name, shared);
+  }
+  font.layoutCache = shared.words;
+}
+
+const ASCII = String.fromCharCode(...Array.from({ length: 0x7f - 0x20 }, (_, i) => 0x20 + i));
+
+/**
+ * What invoices mostly consist of. Every document's subsets start with these characters' glyphs in
+ * this order, so documents that use no others embed identical subsets, which are encoded once (see
+ * cacheEmbedding); each glyph adds some 70 bytes to a PDF. Regular text shows customers' names and
+ * addresses: printable ASCII, German letters, typographic punctuation, and the no-break spaces that
+ * Intl puts into amounts. Bold text shows the seller's labels and headings, which add their glyphs
+ * in the same order every time, and numbers and amounts.
+ */
+export const COMMON_CHARACTERS: Record<FontName, string> = {
+  regular: `${ASCII}\u00a0\u202fÄÖÜäöüß€§°²³·–—„“”‚‘’…₂`,
+  bold: ' \u00a0\u202f0123456789.,-–€%',
+};
+
+/** Includes the common characters' glyphs in the font's subset, as if text had used each of them. */
+function includeCommonGlyphs(font: EmbeddedFont, characters: string): void {
+  for (const char of characters) font.encode(char);
+}
+
+/**
+ * Registers the fonts with a new document and prepares each for embedding: shared layouts, common
+ * glyphs first, cached subsets.
+ */
+export function addFonts(doc: PDFKit.PDFDocument): void {
+  const sources = loadFonts();
+  for (const name of ['regular', 'bold'] as const) {
+    doc.registerFont(name, sources[name]);
+    const font = (doc.font(name) as unknown as { _font: EmbeddedFont })._font;
+    shareLayoutCache(font);
+    includeCommonGlyphs(font, COMMON_CHARACTERS[name]);
+    cacheEmbedding(font);
+  }
+}

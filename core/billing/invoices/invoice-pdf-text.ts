@@ -1,0 +1,82 @@
+import { BoundedCache } from './invoice-pdf-cache.js';
+
+/** What pdfkit passes on for each wrapped line: its measured width and word count, and the width of the box. */
+interface LineOptions {
+  textWidth: number;
+  wordCount: number;
+  lineWidth: number;
+}
+
+/** What pdfkit's line wrapper did for a text, in order: started a tagged paragraph, or wrote a line. */
+type WrapEvent = 'paragraph' | ({ line: string } & LineOptions);
+
+/** The parts of pdfkit 0.20's text drawing (TextMixin) used here; invoice-pdf-text.test.ts guards them. */
+interface TextInternals {
+  x: number;
+  y: number;
+  page: { maxY(): number };
+  currentLineHeight(includeGap: boolean): number;
+  struct(type: string, children: PDFKit.PDFStructureContent[]): PDFKit.PDFStructureElement;
+  markStructureContent(tag: string): PDFKit.PDFStructureContent;
+  _text(text: string, x: number, y: number, options: object, line: (line: string, options: LineOptions, wrapper: unknown) => void): void;
+  _line(line: string, options: LineOptions, wrapper: unknown): void;
+  _fragment(line: string, x: number, y: number, options: object): void;
+}
+
+export interface TextBox {
+  x: number;
+  y: number;
+  width: number;
+  align: 'left' | 'right';
+  /** The structure element a tagged text's paragraph elements go into, and their type; none for artifacts. */
+  parent?: PDFKit.PDFStructureElement;
+  tag?: string;
+}
+
+/**
+ * How pdfkit wrapped texts, by font, size, width and text, which is all that wrapping depends on
+ * (pdfkit 0.20 breaks lines where the text's words, measured in the font, no longer fit the width).
+ * Breaking a text into words and measuring each is most of what drawing it costs, and the labels and
+ * fixed texts of invoices recur in every document.
+ */
+const wrappings = new BoundedCache<WrapEvent[]>(20_000);
+
+/**
+ * Draws text with the document's current font, size and colour, as pdfkit's text() does with these
+ * options, and answers its height. A text wrapped before is drawn line by line as pdfkit wrapped it,
+ * unless it might run into the page's bottom margin (where pdfkit would start a new page).
+ */
+export function drawText(doc: PDFKit.PDFDocument, fontKey: string, text: string, box: TextBox): number {
+  const internals = doc as unknown as TextInternals;
+  const key = `${fontKey}|${box.width}|${box.parent ? 'tagged' : ''}|${text}`;
+  const events = wrappings.get(key);
+  const lineHeight = internals.currentLineHeight(true);
+  if (events && box.y + (events.length + 1) * lineHeight < internals.page.maxY() - 1) {
+    internals.x = box.x;
+    internals.y = box.y;
+    for (const event of events) {
+      if (event === 'paragraph') {
+        box.parent!.add(internals.struct(box.tag!, [internals.markStructureContent(box.tag!)]));
+      } else {
+        internals._fragment(event.line, internals.x, internals.y, { width: box.width, align: box.align, ...event });
+        internals.y += lineHeight;
+      }
+    }
+    return internals.y - box.y;
+  }
+  // Where pdfkit starts a new page within a text, the lines stay the same: wrapping heeds the width only.
+  const recorded: WrapEvent[] = [];
+  const parent = box.parent && {
+    add(element: PDFKit.PDFStructureElement) {
+      recorded.push('paragraph');
+      return box.parent!.add(element);
+    },
+  };
+  internals._text(text, box.x, box.y, { width: box.width, align: box.align, structParent: parent, structType: box.tag }, (line, options, wrapper) => {
+    recorded.push({ line, textWidth: options.textWidth, wordCount: options.wordCount, lineWidth: options.lineWidth });
+    internals._line(line, options, wrapper);
+  });
+  wrappings.set(key, recorded);
+  // pdfkit leaves its cursor below the text.
+  return internals.y - box.y;
+}

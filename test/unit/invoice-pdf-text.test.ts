@@ -1,0 +1,57 @@
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+import { describe, expect, it } from 'vitest';
+import { collectPageContent } from '../../core/billing/invoices/invoice-pdf-pages.js';
+import { drawText } from '../../core/billing/invoices/invoice-pdf-text.js';
+
+const font = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf');
+
+type Draw = (doc: PDFKit.PDFDocument, root: PDFKit.PDFStructureElement, text: string, x: number, y: number, width: number, align: 'left' | 'right') => void;
+
+/** pdfkit's own text(), as the layout used it before. */
+const pdfkitText: Draw = (doc, root, text, x, y, width, align) => doc.text(text, x, y, { width, align, structParent: root, structType: 'P' });
+const cachedText: Draw = (doc, root, text, x, y, width, align) => drawText(doc, '8', text, { x, y, width, align, parent: root, tag: 'P' });
+
+const texts: Array<[string, number, 'left' | 'right']> = [
+  ['Rechnungsbetrag brutto', 200, 'left'],
+  ['257,99 €', 80, 'right'],
+  ['Wir ziehen 57,99 € am 17.11.2026 per SEPA-Lastschrift von Ihrem Konto DE89 XXXX XXXX XXXX XX30 00 ein.', 150, 'left'],
+  ['Stadtwerke Musterstadt GmbH\nHauptstraße 1\n\n12345 Musterstadt', 120, 'right'],
+  ['Ein-sehr-langes-Wort-ohne-Leerzeichen-das-nicht-in-eine-Zeile-passt', 60, 'left'],
+];
+
+/** A tagged document with the texts at the top, and the wrapped ones again at the bottom, where they run onto a new page. */
+async function render(draw: Draw, collect = false): Promise<Buffer> {
+  const doc = new PDFDocument({ autoFirstPage: false, tagged: true, font: '', info: { CreationDate: new Date('2026-11-03T00:00:00Z') } });
+  if (collect) collectPageContent(doc);
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => doc.on('end', resolve));
+  const root = doc.struct('Document');
+  doc.addStructure(root);
+  doc.addPage();
+  doc.font(font).fontSize(8).fillColor('#1a1a1a');
+  let y = 50;
+  for (const [text, width, align] of texts) {
+    draw(doc, root, text, 60, y, width, align);
+    y += 60;
+  }
+  draw(doc, root, texts[2]![0], 60, doc.page.maxY() - 20, texts[2]![1], 'left');
+  root.end();
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+describe('invoice PDF text', () => {
+  it('draws texts as pdfkit does, first wrapping them and then as wrapped before, also where pdfkit starts a new page', async () => {
+    const expected = await render(pdfkitText);
+    expect(await render(cachedText)).toEqual(expected);
+    expect(await render(cachedText)).toEqual(expected);
+    expect(expected.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
+  });
+
+  it('writes the same page content when it collects the operators', async () => {
+    expect(await render(pdfkitText, true)).toEqual(await render(pdfkitText));
+  });
+});
