@@ -64,6 +64,9 @@ export interface InvoiceDocumentsDependencies {
 /** How many of the next planned prepayments an invoice lists. */
 export const NEXT_PREPAYMENTS = 12;
 
+/** Invoices read and assembled at a time: the first PDFs render while the rest are read. */
+const DOCUMENTS_PER_ROUND = 100;
+
 const earlier = (a: string, b: string) => (a < b ? a : b);
 const later = (a: string, b: string) => (a > b ? a : b);
 
@@ -245,12 +248,28 @@ export class InvoiceDocuments {
 
   /**
    * Renders and stores the PDF of every issued invoice among `ids`, or of the run, that has none,
-   * and with it the e-invoice of each profile (when the rules accept it); answers how many.
+   * and with it the e-invoice of each profile (when the rules accept it); answers how many. The
+   * invoices are assembled DOCUMENTS_PER_ROUND at a time, each round's PDFs rendering (on the
+   * pool's threads) and being stored while the next round is read and assembled.
    */
   async renderMissing(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit = 100): Promise<number> {
     const invoices = await this.deps.invoices.withoutPdf(accountId, filter, limit);
-    if (invoices.length === 0) return 0;
-    const documents = await this.documents(accountId, invoices);
+    const stored: Promise<void>[] = [];
+    try {
+      for (let first = 0; first < invoices.length; first += DOCUMENTS_PER_ROUND) {
+        const storing = this.renderAndStore(accountId, await this.documents(accountId, invoices.slice(first, first + DOCUMENTS_PER_ROUND)));
+        // Awaited below: a failure while the next round is assembled must not be an unhandled rejection.
+        storing.catch(() => undefined);
+        stored.push(storing);
+      }
+    } finally {
+      await Promise.allSettled(stored);
+    }
+    await Promise.all(stored);
+    return invoices.length;
+  }
+
+  private async renderAndStore(accountId: string, documents: ReadonlyArray<[Invoice, InvoiceDocument, Customer]>): Promise<void> {
     // The PDFs render (on the pool's threads) while this thread writes the e-invoices.
     const pdfs = Promise.all(
       documents.map(async ([invoice, document, customer]) => ({ invoiceId: invoice.id, content: await this.deps.renderer.render(document, eInvoiceOf(document, customer.invoiceFormat)) })),
@@ -266,7 +285,6 @@ export class InvoiceDocuments {
     const rendered = await pdfs;
     await this.deps.invoices.saveEInvoices(accountId, eInvoices);
     await this.deps.invoices.savePdfs(rendered);
-    return invoices.length;
   }
 
   /** The documents of the issued invoices among `ids` (drafts are left out), assembled like the batch's PDFs. */
