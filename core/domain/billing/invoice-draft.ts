@@ -1,4 +1,4 @@
-import { addDays, addMonths, daysBetween } from '../time/calendar-date.js';
+import { addMonths, daysBetween } from '../time/calendar-date.js';
 import { divideRounded, energyCost, taxOf, type Cents, type Micros } from './money.js';
 import { priceWindows, type Price, type PriceComponent, type PriceComponentKind, type PriceUnit } from './price.js';
 import { ratesInForce, type TaxRate } from './tax-rate.js';
@@ -151,7 +151,7 @@ function energyLines(priced: PricedComponent, meter: MeterEnergy, from: string, 
   if (isProblem(cut)) return cut;
   return cut.flatMap((segment) => {
     let wh = 0n;
-    for (let day = segment.from; day < segment.to; day = addDays(day, 1)) wh += meter.days.get(day) ?? 0n;
+    for (const [day, dayWh] of meter.days) if (day >= segment.from && day < segment.to) wh += dayWh;
     return wh === 0n ? [] : [line(priced, segment, wh, 3, energyCost(wh, BigInt(segment.price.amount)), meter.meterId)];
   });
 }
