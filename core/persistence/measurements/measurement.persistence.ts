@@ -109,13 +109,14 @@ export class MikroMeasurementRepository implements MeasurementRepository {
       }
       const { from, to } = bounds.get(meterId)!;
       const base = instantOf(day, 0);
-      values
-        .slice(1, -1)
-        .split(',')
-        .forEach((cell, slot) => {
-          const instant = base + slot * QUARTER_HOUR_MS;
-          if (cell !== 'NULL' && instant >= from && instant <= to) points.push({ at: instant, wh: Number(cell) });
-        });
+      // "{v0,v1,NULL,...}" scanned in place: a split and a closure per value were a tenth of balancing a year.
+      for (let start = 1, slot = 0; start < values.length - 1; slot++) {
+        const comma = values.indexOf(',', start);
+        const end = comma < 0 ? values.length - 1 : comma;
+        const instant = base + slot * QUARTER_HOUR_MS;
+        if (instant >= from && instant <= to && !(end - start === 4 && values.startsWith('NULL', start))) points.push({ at: instant, wh: Number(values.slice(start, end)) });
+        start = end + 1;
+      }
     }
     for (const points of series.values()) points.sort((x, y) => x.at - y.at);
     return series;
