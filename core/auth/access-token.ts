@@ -2,6 +2,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import { ROLES, type Role } from '../domain/accounts/account.js';
 import { AuthenticationError } from '../errors.js';
 import type { Actor } from './actor.js';
+import { BoundedCache } from '../caching/bounded-cache.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 const ISSUER = 'ebbs';
@@ -29,7 +30,7 @@ interface Verified {
 export class AccessTokens {
   private readonly key: Uint8Array;
   /** The signature of the same text verifies the same way every time; the times are checked on every use. */
-  private readonly verified = new Map<string, Verified>();
+  private readonly verified = new BoundedCache<Verified>(VERIFIED_TOKENS);
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -55,7 +56,6 @@ export class AccessTokens {
       return known.claims;
     }
     const verified = await this.verifySignature(token, now);
-    if (this.verified.size >= VERIFIED_TOKENS) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, verified);
     return verified.claims;
   }

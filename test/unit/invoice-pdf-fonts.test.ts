@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it, vi } from 'vitest';
-import { BoundedCache } from '../../core/billing/invoices/invoice-pdf-cache.js';
+import { BoundedCache } from '../../core/caching/bounded-cache.js';
 import { cacheEmbedding, type EmbeddedFont } from '../../core/billing/invoices/invoice-pdf-font-embed.js';
 import { renderInvoicePdf } from '../../core/billing/invoices/invoice-pdf.js';
 import { credit, english, typical } from '../support/invoice-documents.js';

@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { BoundedCache } from './invoice-pdf-cache.js';
+import { BoundedCache } from '../../caching/bounded-cache.js';
 
 /** A PDF object of pdfkit 0.20 (its PDFReference): a dictionary and, once ended, maybe a stream. */
 interface PdfReference {

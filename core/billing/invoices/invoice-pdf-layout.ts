@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { BoundedCache } from './invoice-pdf-cache.js';
+import { BoundedCache } from '../../caching/bounded-cache.js';
 import { addFonts } from './invoice-pdf-fonts.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
 import { drawText } from './invoice-pdf-text.js';

@@ -1,4 +1,4 @@
-import { BoundedCache } from './invoice-pdf-cache.js';
+import { BoundedCache } from '../../caching/bounded-cache.js';
 
 /** What pdfkit passes on for each wrapped line: its measured width and word count, and the width of the box. */
 interface LineOptions {
