@@ -245,36 +245,24 @@ export class BillRunsService implements ResourceService<BillRunView> {
     return new Map(contracts.flatMap((c) => (blockers.has(c.customerId) ? [[c.id, blockers.get(c.customerId)!] as const] : [])));
   }
 
-  /**
-   * Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit,
-   * rendered while the next batch is issued (a crash leaves issued invoices without PDFs, which the
-   * first step of a resumed phase renders).
-   */
+  /** Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit. */
   private async issueDrafts(run: BillRun, token: string): Promise<void> {
     const { deps } = this;
     const render = (filter: { runId?: string; ids?: readonly string[] }) => deps.uow.apart(() => deps.documents.renderMissing(run.accountId, filter, deps.settings.batchSize));
     while ((await render({ runId: run.id })) > 0);
     const progress = new ProgressThrottle(deps.clock);
-    let rendering: Promise<unknown> = Promise.resolve();
-    try {
-      for (;;) {
-        const issued = await this.batch(async (): Promise<string[] | 'lost'> => {
-          if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
-          const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, deps.settings.batchSize);
-          if (drafts.length === 0) return [];
-          await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
-          if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');
-          return drafts.map((d) => d.id);
-        });
-        await rendering;
-        if (issued === 'lost') return;
-        if (issued.length === 0) break;
-        rendering = render({ ids: issued });
-        // Handled here so that a failure while the next batch is issued is not an unhandled rejection; awaited above.
-        rendering.catch(() => undefined);
-      }
-    } finally {
-      await rendering.catch(() => undefined);
+    for (;;) {
+      const issued = await this.batch(async (): Promise<string[] | 'lost'> => {
+        if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
+        const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, deps.settings.batchSize);
+        if (drafts.length === 0) return [];
+        await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
+        if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');
+        return drafts.map((d) => d.id);
+      });
+      if (issued === 'lost') return;
+      if (issued.length === 0) break;
+      await render({ ids: issued });
     }
     await this.finish(run, 'complete', 'bill_run.complete_success');
   }
