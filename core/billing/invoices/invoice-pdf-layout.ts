@@ -198,11 +198,8 @@ export class PdfLayout {
   /** The height of wrapped text (see `heights`). */
   heightOf(text: string, width: number, style: TextStyle = {}): number {
     if (!text) return 0;
-    return heights.getOrSet(`${style.size ?? ''}|${style.bold ?? ''}|${width}|${text}`, () => this.measuring(style).heightOfString(text, { width }));
-  }
-
-  widthOf(text: string, style: TextStyle = {}): number {
-    return this.measuring(style).widthOfString(text);
+    const { size = 8.5, bold = false } = style;
+    return heights.getOrSet(`${bold}|${size}|${width}|${text}`, () => this.measuring(style).heightOfString(text, { width }));
   }
 
   /** Writes text at a position without moving the cursor; answers its height. */
