@@ -72,7 +72,7 @@ import type { Config } from './config.js';
 import type { JobQueue } from '../core/queue/job-queue.js';
 import type { Services } from '../core/services.js';
 
-/** Entries per cache and process: a few MB at most. */
+/** Entries per cache and process: a few MB at most (a record read by id is about a kilobyte). */
 const CACHED_ENTRIES = 10_000;
 
 export interface ContainerSettings {
@@ -139,7 +139,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   const outbox = new MikroEventOutbox(em, clock);
 
   const changes = settings.changes ?? noChangeFeed;
-  const cached = <V>(topic: ChangeTopic) => new AccountCache<V>(changes, topic, { ttlMs: settings.config.CACHE_TTL_SECONDS * 1000, maxEntries: CACHED_ENTRIES, now: () => clock.now().getTime() });
+  const cached = <V>(topic: ChangeTopic | ChangeTopic[]) => new AccountCache<V>(changes, topic, { ttlMs: settings.config.CACHE_TTL_SECONDS * 1000, maxEntries: CACHED_ENTRIES, now: () => clock.now().getTime() });
   single(AuthService, () => new AuthService(new MikroCredentialsRepository(em), uow, new AccessTokens(settings.jwtSecret), clock, {
     refreshTokenTtlSeconds: settings.refreshTokenTtlSeconds,
   }, cached('credentials')));
@@ -147,11 +147,11 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(TemplatesService, () => new TemplatesService(repositories.templates, uow, clock));
   single(UsersService, () => new UsersService(repositories.users, repositories.accounts, { uow, clock, outbox }));
   single(CustomAttributesService, () => new CustomAttributesService(repositories.attributes, uow, clock, cached('custom_attributes')));
-  single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), repositories.accounts, c.resolve(BalancingService), uow, clock, outbox));
+  single(SitesService, (c) => new SitesService(repositories.sites, c.resolve(CustomAttributesService), repositories.accounts, c.resolve(BalancingService), uow, clock, outbox, cached(['sites', 'custom_attributes'])));
   single(MposService, () => new MposService(repositories.mpos, uow, clock));
   single(ProductsService, () => new ProductsService(repositories.products, uow, clock));
-  single(CustomersService, (c) => new CustomersService(repositories.customers, c.resolve(CustomAttributesService), repositories.contracts, uow, clock, outbox));
-  single(MetersService, (c) => new MetersService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock, outbox }));
+  single(CustomersService, (c) => new CustomersService(repositories.customers, c.resolve(CustomAttributesService), repositories.contracts, uow, clock, outbox, cached(['customers', 'custom_attributes'])));
+  single(MetersService, (c) => new MetersService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock, outbox, views: cached(['meters', 'custom_attributes']) }));
   single(ContractsService, (c) => new ContractsService({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock, outbox }));
   single(ContractMetersService, () => new ContractMetersService({ ...repositories, uow, clock }));
   single(BalancingSettingsService, (c) => new BalancingSettingsService({ ...repositories, rebalancing: c.resolve(BalancingService), uow, clock }));

@@ -13,9 +13,18 @@ interface Entry<V> {
   expires: number;
 }
 
+/** Freezes `value` and everything it holds, so that no caller can change what the next one is answered. */
+function deepFreeze<V>(value: V): V {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 /**
- * Values read per account and key, forgotten when `feed` announces a change to `topic` for the
- * account (or may have missed one). A value is answered from memory only after the feed has caught
+ * Values read per account and key, forgotten when `feed` announces a change to one of `topics`
+ * for the account (or may have missed one). Values are frozen when kept: many requests share one. A value is answered from memory only after the feed has caught
  * up with every change committed before the question, so a request never sees less than a
  * database read at its start would show. A read that began before a change and ends after it must
  * not store what it read: every change moves `version`, and a load stores its value only when the
@@ -29,11 +38,13 @@ export class AccountCache<V> {
 
   constructor(
     private readonly feed: ChangeFeed,
-    topic: ChangeTopic,
+    topics: ChangeTopic | readonly ChangeTopic[],
     private readonly options: AccountCacheOptions,
   ) {
     this.now = options.now ?? Date.now;
-    feed.subscribe(topic, (accountId) => (accountId === null ? this.clear() : this.forget(accountId)));
+    for (const topic of typeof topics === 'string' ? [topics] : topics) {
+      feed.subscribe(topic, (accountId) => (accountId === null ? this.clear() : this.forget(accountId)));
+    }
   }
 
   async get(accountId: string, key: string, load: () => Promise<V>): Promise<V> {
@@ -54,7 +65,7 @@ export class AccountCache<V> {
       this.accounts.set(accountId, entries);
     }
     if (!entries.has(key)) this.size++;
-    entries.set(key, { value, expires: this.now() + this.options.ttlMs });
+    entries.set(key, { value: deepFreeze(value), expires: this.now() + this.options.ttlMs });
   }
 
   private forget(accountId: string): void {

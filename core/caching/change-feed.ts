@@ -1,5 +1,5 @@
 /** What a process may keep in memory because the database tells it when the rows change. */
-export const CHANGE_TOPICS = ['credentials', 'custom_attributes'] as const;
+export const CHANGE_TOPICS = ['credentials', 'custom_attributes', 'sites', 'customers', 'meters'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 /** `accountId` when that account's rows of the topic changed; `null` when changes may have been missed. */

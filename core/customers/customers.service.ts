@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/actor.js';
+import type { AccountCache } from '../caching/account-cache.js';
 import type { Clock } from '../clock.js';
 import type { CustomAttributesService, PresentValues } from '../custom-attributes/custom-attributes.service.js';
 import { presentAddress } from '../domain/addresses/address.js';
@@ -54,6 +55,8 @@ export class CustomersService implements ResourceService<CustomerView> {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly outbox: EventOutbox,
+    /** Customers read by id, forgotten when a customer or a custom attribute of the account changes. */
+    private readonly views: AccountCache<CustomerView>,
   ) {}
 
   async create(actor: Actor, input: unknown): Promise<CustomerView> {
@@ -70,8 +73,8 @@ export class CustomersService implements ResourceService<CustomerView> {
     });
   }
 
-  async get(actor: Actor, id: string): Promise<CustomerView> {
-    return (await this.presentAll(actor, [await loadOwned(this.customers, actor, 'customer', id)]))[0]!;
+  get(actor: Actor, id: string): Promise<CustomerView> {
+    return this.views.get(actor.accountId, id, async () => (await this.presentAll(actor, [await loadOwned(this.customers, actor, 'customer', id)]))[0]!);
   }
 
   async getMany(actor: Actor, ids: readonly string[]): Promise<CustomerView[]> {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Actor } from '../auth/actor.js';
+import type { AccountCache } from '../caching/account-cache.js';
 import type { Clock } from '../clock.js';
 import type { CustomAttributesService, PresentValues } from '../custom-attributes/custom-attributes.service.js';
 import type { CustomerRepository } from '../customers/customers.repository.js';
@@ -51,6 +52,8 @@ export interface MeterDependencies {
   uow: UnitOfWork;
   clock: Clock;
   outbox: EventOutbox;
+  /** Meters read by id, forgotten when a meter or a custom attribute of the account changes. */
+  views: AccountCache<MeterView>;
 }
 
 export class MetersService implements ResourceService<MeterView> {
@@ -84,8 +87,8 @@ export class MetersService implements ResourceService<MeterView> {
     });
   }
 
-  async get(actor: Actor, id: string): Promise<MeterView> {
-    return (await this.presentAll(actor, [await loadOwned(this.deps.meters, actor, 'meter', id)]))[0]!;
+  get(actor: Actor, id: string): Promise<MeterView> {
+    return this.deps.views.get(actor.accountId, id, async () => (await this.presentAll(actor, [await loadOwned(this.deps.meters, actor, 'meter', id)]))[0]!);
   }
 
   async getMany(actor: Actor, ids: readonly string[]): Promise<MeterView[]> {

@@ -6,12 +6,12 @@ type Event = 'insert' | 'update' | 'delete';
 /**
  * The trigger of migration 20261125100000 that announces a change of `table`'s rows to the
  * processes caching them (`pg_notify('ebbs_changes', '<topic>:<account id>')`); an update counts
- * only when it sets one of `columns`. Declared here so that MikroORM knows the trigger is wanted
- * and its schema diff stays empty.
+ * only when it sets one of `columns`, or any column when none are named. Declared here so that
+ * MikroORM knows the trigger is wanted and its schema diff stays empty.
  */
-export function changeTrigger(table: string, topic: ChangeTopic, events: Event[], columns: string[]): TriggerDef {
+export function changeTrigger(table: string, topic: ChangeTopic, events: Event[], columns: string[] = []): TriggerDef {
   const name = `${table}_notify_change`;
-  const clauses = events.map((event) => (event === 'update' ? `update of ${columns.join(', ')}` : event));
+  const clauses = events.map((event) => (event === 'update' && columns.length > 0 ? `update of ${columns.join(', ')}` : event));
   return {
     name,
     timing: 'after',

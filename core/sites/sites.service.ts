@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AccountRepository } from '../accounts/accounts.repository.js';
 import type { Actor } from '../auth/actor.js';
 import type { BalancingService } from '../balancing/balancing.service.js';
+import type { AccountCache } from '../caching/account-cache.js';
 import type { Clock } from '../clock.js';
 import type { AllocationKey } from '../domain/balancing/allocation.js';
 import type { CustomAttributesService, PresentValues } from '../custom-attributes/custom-attributes.service.js';
@@ -63,6 +64,8 @@ export class SitesService implements ResourceService<SiteView> {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly outbox: EventOutbox,
+    /** Sites read by id, forgotten when a site or a custom attribute of the account changes. */
+    private readonly views: AccountCache<SiteView>,
   ) {}
 
   async create(actor: Actor, input: unknown): Promise<SiteView> {
@@ -80,8 +83,8 @@ export class SitesService implements ResourceService<SiteView> {
     });
   }
 
-  async get(actor: Actor, id: string): Promise<SiteView> {
-    return (await this.presentAll(actor, [await loadOwned(this.sites, actor, 'site', id)]))[0]!;
+  get(actor: Actor, id: string): Promise<SiteView> {
+    return this.views.get(actor.accountId, id, async () => (await this.presentAll(actor, [await loadOwned(this.sites, actor, 'site', id)]))[0]!);
   }
 
   async getMany(actor: Actor, ids: readonly string[]): Promise<SiteView[]> {

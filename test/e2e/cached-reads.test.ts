@@ -63,14 +63,46 @@ describe('reads answered from memory', () => {
   it('checks the session against memory, and a role changed by hand refuses the very next request', async () => {
     statements.length = 0;
     await a.api.get(`/v1/sites/${siteId}`);
-    // The site itself; the token's standing and the attribute names come from memory.
-    expect(statements.filter((sql) => !/^(begin|commit)/i.test(sql))).toHaveLength(1);
+    // The site read before, the token's standing and the attribute names all come from memory.
+    expect(statements.filter((sql) => !/^(begin|commit)/i.test(sql))).toEqual([]);
     for (let round = 0; round < 25; round++) {
       for (const role of ['viewer', 'admin']) {
         await queryRows(app.database.url, `update users set role = $1 where id = $2`, [role, a.userId]);
         const answer = await a.api.get(`/v1/sites/${siteId}`);
         expect(answer.status, `round ${round}, role ${role}`).toBe(role === 'admin' ? 200 : 401);
       }
+    }
+  });
+
+  it('answers a site, a customer and a meter read by id from memory, and shows an update or deletion by the API or by hand with the next request', async () => {
+    const b = await app.signUp();
+    const site = await fixtures.site(a.api, { name: 'Haus B' });
+    const records = [
+      { path: `/v1/meters/${(await fixtures.meter(a.api, site.id, { serial: 'S-1' })).id}`, table: 'meters', column: 'serial', field: 'serial', patch: 'S-2', byHand: 'S-3' },
+      { path: `/v1/customers/${(await fixtures.customer(a.api, { lastName: 'Lehmann' })).id}`, table: 'customers', column: 'last_name', field: 'lastName', patch: 'Schulze', byHand: 'Krause' },
+      { path: `/v1/sites/${site.id}`, table: 'sites', column: 'name', field: 'name', patch: 'Haus C', byHand: 'Haus D' },
+    ];
+    const read = async (path: string) => {
+      statements.length = 0;
+      const response = await a.api.get(path);
+      return { status: response.status, body: response.body, statements: statements.filter((sql) => !/^(begin|commit)/i.test(sql)).length };
+    };
+    for (const record of records) {
+      const id = record.path.split('/').at(-1)!;
+      const first = await read(record.path);
+      expect(first.status).toBe(200);
+      expect(await read(record.path)).toEqual({ ...first, statements: 0 });
+      // Another account's request for the same id is 404, not what the first account was answered.
+      expect((await b.api.get(record.path)).status).toBe(404);
+
+      expect((await a.api.patch(record.path, { [record.field]: record.patch })).status).toBe(200);
+      expect((await read(record.path)).body[record.field]).toBe(record.patch);
+      await queryRows(app.database.url, `update ${record.table} set ${record.column} = $1 where id = $2`, [record.byHand, id]);
+      const changed = await read(record.path);
+      expect([changed.body[record.field], changed.statements]).toEqual([record.byHand, 1]);
+      expect((await read(record.path)).statements).toBe(0);
+      await queryRows(app.database.url, `delete from ${record.table} where id = $1`, [id]);
+      expect((await read(record.path)).status).toBe(404);
     }
   });
 

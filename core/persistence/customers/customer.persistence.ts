@@ -4,6 +4,7 @@ import type { CustomerRepository } from '../../customers/customers.repository.js
 import type { Address } from '../../domain/addresses/address.js';
 import { Customer, DEFAULT_INVOICE_FORMAT } from '../../domain/customers/customer.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { changeTrigger } from '../change-triggers.js';
 import { accountKey } from '../tenant-keys.js';
 
 export const CustomerEntity = defineEntity({
@@ -11,6 +12,7 @@ export const CustomerEntity = defineEntity({
   tableName: 'customers',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
   uniques: [{ properties: ['accountId', 'number'] }],
+  triggers: [changeTrigger('customers', 'customers', ['update', 'delete'])],
   properties: {
     accountId: accountKey,
     id: p.uuid().primary(),

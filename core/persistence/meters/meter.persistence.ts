@@ -4,6 +4,7 @@ import type { FormulaComponent } from '../../domain/meters/formula.js';
 import { Meter } from '../../domain/meters/meter.js';
 import type { MeterRepository } from '../../meters/meters.repository.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { changeTrigger } from '../change-triggers.js';
 import { MpoEntity } from '../mpos/mpo.persistence.js';
 import { SiteEntity } from '../sites/site.entity.js';
 import { accountKey, tenantForeignKey } from '../tenant-keys.js';
@@ -13,6 +14,7 @@ export const MeterEntity = defineEntity({
   tableName: 'meters',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }, { properties: ['accountId', 'siteId'] }],
   uniques: [{ properties: ['accountId', 'identifier'] }, { name: 'meters_one_grid_per_site', properties: ['accountId', 'siteId'], where: 'grid' }],
+  triggers: [changeTrigger('meters', 'meters', ['update', 'delete'])],
   properties: {
     accountId: accountKey,
     id: p.uuid().primary(),

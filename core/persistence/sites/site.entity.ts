@@ -1,12 +1,14 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Address } from '../../domain/addresses/address.js';
 import { Site, type DatedAllocationKey } from '../../domain/sites/site.js';
+import { changeTrigger } from '../change-triggers.js';
 import { accountKey } from '../tenant-keys.js';
 
 export const SiteEntity = defineEntity({
   class: Site,
   tableName: 'sites',
   indexes: [{ properties: ['accountId', 'createdAt', 'id'] }],
+  triggers: [changeTrigger('sites', 'sites', ['update', 'delete'])],
   properties: {
     accountId: accountKey,
     id: p.uuid().primary(),

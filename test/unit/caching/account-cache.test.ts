@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { AccountCache } from '../../../core/caching/account-cache.js';
-import type { ChangeFeed, ChangeListener } from '../../../core/caching/change-feed.js';
+import type { ChangeFeed, ChangeListener, ChangeTopic } from '../../../core/caching/change-feed.js';
 
-/** A feed the test drives: live or not, and announcing what it is told. */
+/** A feed the test drives: live or not, and announcing what it is told (to one topic or to all). */
 function testFeed() {
-  const listeners: ChangeListener[] = [];
-  const feed: ChangeFeed & { live: boolean; announce: ChangeListener } = {
+  const listeners: { topic: ChangeTopic; listener: ChangeListener }[] = [];
+  const feed: ChangeFeed & { live: boolean; announce: (accountId: string | null, topic?: ChangeTopic) => void } = {
     live: true,
-    subscribe: (_topic, listener) => void listeners.push(listener),
+    subscribe: (topic, listener) => void listeners.push({ topic, listener }),
     caughtUp: async () => feed.live,
-    announce: (accountId) => listeners.forEach((listener) => listener(accountId)),
+    announce: (accountId, topic) => listeners.filter((l) => topic === undefined || l.topic === topic).forEach(({ listener }) => listener(accountId)),
   };
   return feed;
 }
@@ -84,6 +84,31 @@ describe('AccountCache', () => {
     await uncached.get('a', 'site', load);
     await uncached.get('a', 'site', load);
     expect(load.calls).toBe(4);
+  });
+
+  it('forgets an account on a change to any of its topics, and none other', async () => {
+    const feed = testFeed();
+    const cache = new AccountCache<string>(feed, ['sites', 'custom_attributes'], options);
+    let version = 1;
+    const load = counting(() => `v${version}`);
+    await cache.get('a', 'site', load);
+    version = 2;
+    feed.announce('a', 'meters');
+    expect(await cache.get('a', 'site', load)).toBe('v1');
+    for (const topic of ['sites', 'custom_attributes'] as const) {
+      version++;
+      feed.announce('a', topic);
+      expect(await cache.get('a', 'site', load)).toBe(`v${version}`);
+    }
+    expect(load.calls).toBe(3);
+  });
+
+  it('answers kept values frozen, so that no caller changes what the next one reads', async () => {
+    const cache = new AccountCache<{ name: string; address: { locality: string }; tags: string[] }>(testFeed(), 'sites', options);
+    const value = await cache.get('a', 'site', async () => ({ name: 'Haus A', address: { locality: 'Berlin' }, tags: ['x'] }));
+    expect(() => (value.address.locality = 'Potsdam')).toThrow(TypeError);
+    expect(() => value.tags.push('y')).toThrow(TypeError);
+    expect(await cache.get('a', 'site', async () => ({ name: 'other', address: { locality: 'other' }, tags: [] }))).toEqual({ name: 'Haus A', address: { locality: 'Berlin' }, tags: ['x'] });
   });
 
   it('holds at most maxEntries, dropping the account cached longest ago', async () => {
