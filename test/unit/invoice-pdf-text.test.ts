@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { inflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { collectPageContent } from '../../core/billing/invoices/invoice-pdf-pages.js';
@@ -21,8 +22,8 @@ const texts: Array<[string, number, 'left' | 'right']> = [
 ];
 
 /** A tagged document with the texts at the top, and the wrapped ones again at the bottom, where they run onto a new page. */
-async function render(draw: Draw, collect = false): Promise<Buffer> {
-  const doc = new PDFDocument({ autoFirstPage: false, tagged: true, font: '', info: { CreationDate: new Date('2026-11-03T00:00:00Z') } });
+async function render(draw: Draw, collect = false, compress = true): Promise<Buffer> {
+  const doc = new PDFDocument({ autoFirstPage: false, compress, tagged: true, font: '', info: { CreationDate: new Date('2026-11-03T00:00:00Z') } });
   if (collect) collectPageContent(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -43,6 +44,15 @@ async function render(draw: Draw, collect = false): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Every stream of a PDF, inflated (all are deflated). */
+function streams(pdf: Buffer): string[] {
+  const text = pdf.toString('latin1');
+  return [...text.matchAll(/(?<!end)stream\n/g)].map((match) => {
+    const start = match.index + match[0].length;
+    return inflateSync(Buffer.from(text.slice(start, text.indexOf('\nendstream', start)), 'latin1')).toString('latin1');
+  });
+}
+
 describe('invoice PDF text', () => {
   it('draws texts as pdfkit does, first wrapping them and then as wrapped before, also where pdfkit starts a new page', async () => {
     const expected = await render(pdfkitText);
@@ -51,7 +61,10 @@ describe('invoice PDF text', () => {
     expect(expected.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
   });
 
-  it('writes the same page content when it collects the operators', async () => {
-    expect(await render(pdfkitText, true)).toEqual(await render(pdfkitText));
+  it('writes the same page content when it collects the operators: the same bytes uncompressed, the same streams once inflated', async () => {
+    expect(await render(pdfkitText, true, false)).toEqual(await render(pdfkitText, false, false));
+    const [collected, pdfkit] = [await render(pdfkitText, true), await render(pdfkitText)];
+    expect(streams(collected)).toEqual(streams(pdfkit));
+    expect(streams(collected).filter((stream) => /\bTJ\b/.test(stream))).toHaveLength(2);
   });
 });
