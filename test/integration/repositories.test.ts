@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { AccountsService } from '../../core/accounts/accounts.service.js';
 import { systemClock } from '../../core/clock.js';
 import { RefreshToken, type Account } from '../../core/domain/accounts/account.js';
+import { Customer } from '../../core/domain/customers/customer.js';
 import { Site } from '../../core/domain/sites/site.js';
+import { CustomerEntity } from '../../core/persistence/customers/customer.persistence.js';
+import { boundQuery } from '../../core/persistence/bound-query.js';
+import { insertUnnested } from '../../core/persistence/insert-unnested.js';
 import { MikroAccountRepository } from '../../core/persistence/accounts/account.repository.js';
 import { MikroCredentialsRepository } from '../../core/persistence/accounts/credentials.repository.js';
 import { MikroTemplateRepository } from '../../core/persistence/billing/template.persistence.js';
@@ -124,6 +129,53 @@ describe('repositories on PostgreSQL', () => {
       Array.from({ length: 4 }, () => inContext(() => new MikroCredentialsRepository(orm.em).consumeRefreshToken({ hash, accountId: null }, new Date()))),
     );
     expect(attempts.filter((t) => t !== null)).toHaveLength(1);
+  });
+
+  it('stores records inserted with one array per column exactly as MikroORM insertMany stores them', async () => {
+    const { accountId } = await inContext(() => accounts.createAccount({ companyName: 'Arrays', email: 'arrays@a.test' }));
+    // Any text PostgreSQL can hold: quotes, commas, braces, backslashes and NULL-like words matter to array literals.
+    const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constantFrom('NULL', 'null', '"', '\\', '{a,b}', ' ', '')).filter((s) => !s.includes('\u0000'));
+    const nullable = fc.option(text, { nil: null });
+    const json = fc.jsonValue().map((value) => JSON.parse(JSON.stringify(value).replace(/\\u0000/g, '')) as unknown);
+    const address = fc.option(fc.record({ line1: nullable, line2: nullable, line3: nullable, line4: nullable, locality: text, postCode: text, country: fc.constantFrom('DE', 'AT') }), { nil: null });
+    const customer = fc.record({
+      companyName: nullable,
+      address,
+      deliveryAddress: address,
+      invoiceEmail: nullable,
+      email: nullable,
+      salutation: nullable,
+      title: nullable,
+      firstName: nullable,
+      lastName: nullable,
+      phone1: nullable,
+      phone2: nullable,
+      vatId: fc.option(fc.string({ maxLength: 20 }).filter((s) => !s.includes('\u0000')), { nil: null }),
+      buyerReference: nullable,
+      invoiceFormat: fc.constantFrom('pdf', 'zugferd', 'xrechnung'),
+      customAttributes: fc.dictionary(fc.string({ maxLength: 8 }).filter((s) => !s.includes('\u0000')), json, { maxKeys: 3 }),
+      createdAt: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2999-12-31T00:00:00Z'), noInvalidDate: true }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(customer, { minLength: 1, maxLength: 5 }), async (drawn) => {
+        const pairs = drawn.map((fields) => {
+          const record = () => Object.assign(new Customer(), { ...fields, id: randomUUID(), accountId, number: randomUUID(), updatedAt: fields.createdAt });
+          return [record(), record()] as const;
+        });
+        await inContext(async () => {
+          await orm.em.insertMany(CustomerEntity, pairs.map(([byMikro]) => byMikro));
+          await insertUnnested(orm.em, CustomerEntity, pairs.map(([, byArrays]) => byArrays));
+        });
+        const stored = async (ids: string[]) =>
+          (await boundQuery<{ row: Record<string, unknown> }>(
+            orm.em.fork(),
+            `select to_jsonb(c) - 'id' - 'number' as row from customers c join unnest(?::uuid[]) with ordinality as o(id, n) on o.id = c.id order by o.n`,
+            [ids],
+          )).map(({ row }) => row);
+        expect(await stored(pairs.map(([, byArrays]) => byArrays.id))).toEqual(await stored(pairs.map(([byMikro]) => byMikro.id)));
+      }),
+      { numRuns: 30 },
+    );
   });
 
   it('keeps account_id on every table', async () => {

@@ -8,6 +8,7 @@ import type { Contract } from '../../domain/contracts/contract.js';
 import type { Page, PageQuery } from '../../pagination.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { boundQuery } from '../bound-query.js';
+import { insertUnnested } from '../insert-unnested.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { BillRunEntity, BillRunErrorEntity, InvoiceEntity, LineItemEntity } from './invoice.persistence.js';
 
@@ -126,8 +127,8 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
 
   async insertDrafts(invoices: readonly InvoiceWithLines[]): Promise<void> {
     if (invoices.length === 0) return;
-    await this.em.insertMany(InvoiceEntity, invoices.map((i) => i.invoice));
-    await this.em.insertMany(LineItemEntity, invoices.flatMap((i) => i.lines));
+    await insertUnnested(this.em, InvoiceEntity, invoices.map((i) => i.invoice));
+    await insertUnnested(this.em, LineItemEntity, invoices.flatMap((i) => i.lines));
   }
 
   async contractsInvoiced(accountId: string, contractIds: readonly string[], periodStart: string, periodEnd: string): Promise<Set<string>> {
