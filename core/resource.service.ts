@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Actor } from './auth/actor.js';
+import type { AccountCache } from './caching/account-cache.js';
 import { NotFoundError } from './errors.js';
 import { isUuid } from './domain/ids.js';
 import type { ResourceRepository } from './resource.repository.js';
@@ -25,6 +26,12 @@ export async function loadOwned<T>(repository: ResourceRepository<T, never>, act
   const found = isUuid(id) ? await repository.findById(actor.accountId, id) : null;
   if (!found) throw new NotFoundError(resource, id);
   return found;
+}
+
+/** Records by id in the order of `ids` (unknown ids left out): those `cache` holds, the others loaded together and kept. */
+export async function viewsById<V extends { id: string }>(cache: AccountCache<V>, accountId: string, ids: readonly string[], load: (missing: readonly string[]) => Promise<V[]>): Promise<V[]> {
+  const views = await cache.getMany(accountId, ids, async (missing) => new Map((await load(missing)).map((view) => [view.id, view])));
+  return ids.flatMap((id) => views.get(id) ?? []);
 }
 
 /** GET list: parse `limit`, `offset` and the filters, read one page, present it. */

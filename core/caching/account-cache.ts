@@ -48,13 +48,30 @@ export class AccountCache<V> {
   }
 
   async get(accountId: string, key: string, load: () => Promise<V>): Promise<V> {
-    if (this.options.ttlMs <= 0 || !(await this.feed.caughtUp())) return load();
-    const entry = this.accounts.get(accountId)?.get(key);
-    if (entry && entry.expires > this.now()) return entry.value;
+    return (await this.getMany(accountId, [key], async () => new Map([[key, await load()]]))).get(key)!;
+  }
+
+  /** The values of `keys` kept in memory, and what `load` finds of the others (it may find fewer). */
+  async getMany(accountId: string, keys: readonly string[], load: (missing: readonly string[]) => Promise<ReadonlyMap<string, V>>): Promise<Map<string, V>> {
+    if (this.options.ttlMs <= 0 || !(await this.feed.caughtUp())) return new Map(await load(keys));
+    const entries = this.accounts.get(accountId);
+    const now = this.now();
+    const found = new Map<string, V>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const entry = entries?.get(key);
+      if (entry && entry.expires > now) found.set(key, entry.value);
+      else missing.push(key);
+    }
+    if (missing.length === 0) return found;
     const version = this.version;
-    const value = await load();
-    if (version === this.version && this.feed.live) this.store(accountId, key, value);
-    return value;
+    const loaded = await load(missing);
+    const keep = version === this.version && this.feed.live;
+    for (const [key, value] of loaded) {
+      if (keep) this.store(accountId, key, value);
+      found.set(key, value);
+    }
+    return found;
   }
 
   private store(accountId: string, key: string, value: V): void {

@@ -8,7 +8,7 @@ import { Customer } from '../domain/customers/customer.js';
 import { ConflictError } from '../errors.js';
 import { deleteUnreferenced } from '../deletion.js';
 import { mergeUpdate } from '../patching.js';
-import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, viewsById, type ListResult, type ResourceService } from '../resource.service.js';
 import type { ContractRepository } from '../contracts/contracts.repository.js';
 import { sitesOfCustomer } from '../contracts/customer-sites.js';
 import { causedBy, type EventOutbox } from '../events/outbox.js';
@@ -78,7 +78,7 @@ export class CustomersService implements ResourceService<CustomerView> {
   }
 
   async getMany(actor: Actor, ids: readonly string[]): Promise<CustomerView[]> {
-    return this.presentAll(actor, await this.customers.findByIds(actor.accountId, ids));
+    return viewsById(this.views, actor.accountId, ids, async (missing) => this.presentAll(actor, await this.customers.findByIds(actor.accountId, missing)));
   }
 
   list(actor: Actor, query: unknown): Promise<ListResult<CustomerView>> {

@@ -13,7 +13,7 @@ import type { MpoRepository } from '../mpos/mpos.repository.js';
 import { deleteUnreferenced } from '../deletion.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReferences } from '../references.js';
-import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, viewsById, type ListResult, type ResourceService } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
 import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
@@ -92,7 +92,7 @@ export class MetersService implements ResourceService<MeterView> {
   }
 
   async getMany(actor: Actor, ids: readonly string[]): Promise<MeterView[]> {
-    return this.presentAll(actor, await this.deps.meters.findByIds(actor.accountId, ids));
+    return viewsById(this.deps.views, actor.accountId, ids, async (missing) => this.presentAll(actor, await this.deps.meters.findByIds(actor.accountId, missing)));
   }
 
   async listBySites(actor: Actor, siteIds: readonly string[]): Promise<MeterView[]> {

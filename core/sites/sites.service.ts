@@ -12,7 +12,7 @@ import { DEFAULT_ALLOCATION_KEY, firstKeyDifference, resolutionOf, Site, withAll
 import { calendarDateOf } from '../domain/time/calendar-date.js';
 import { deleteUnreferenced } from '../deletion.js';
 import { mergeUpdate } from '../patching.js';
-import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import { listPage, loadOwned, timestampsOf, viewsById, type ListResult, type ResourceService } from '../resource.service.js';
 import { causedBy, type EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
@@ -88,7 +88,7 @@ export class SitesService implements ResourceService<SiteView> {
   }
 
   async getMany(actor: Actor, ids: readonly string[]): Promise<SiteView[]> {
-    return this.presentAll(actor, await this.sites.findByIds(actor.accountId, ids));
+    return viewsById(this.views, actor.accountId, ids, async (missing) => this.presentAll(actor, await this.sites.findByIds(actor.accountId, missing)));
   }
 
   list(actor: Actor, query: unknown): Promise<ListResult<SiteView>> {

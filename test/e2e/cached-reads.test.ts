@@ -106,6 +106,33 @@ describe('reads answered from memory', () => {
     }
   });
 
+  it('answers GraphQL from the same memory, reading only the records it did not hold, and shows a change by hand with the next query', async () => {
+    const site = await fixtures.site(a.api, { name: 'Haus E' });
+    const product = await fixtures.product(a.api);
+    const customers = [await fixtures.customer(a.api, { lastName: 'Vogel' }), await fixtures.customer(a.api, { lastName: 'Fink' })];
+    const contracts = await Promise.all(customers.map((customer) => fixtures.contract(a.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id })));
+    await a.api.get(`/v1/customers/${customers[0]!.id}`);
+    // The contracts' customers and site are loaded in batches (GraphQL's data loaders), through the same memory.
+    const query = async () => {
+      statements.length = 0;
+      const response = await a.api.graphql(`query($a: ID!, $b: ID!) { a: contract(id: $a) { site { name } customer { lastName } } b: contract(id: $b) { customer { lastName } } }`, {
+        a: contracts[0]!.id,
+        b: contracts[1]!.id,
+      });
+      expect(response.body.errors).toBeUndefined();
+      const { a: first, b: second } = response.body.data;
+      const reads = (table: string) => statements.filter((sql) => new RegExp(`^select .* from "${table}"`, 'i').test(sql));
+      return { names: [first.site.name, first.customer.lastName, second.customer.lastName], customersRead: reads('customers').reduce((ids, sql) => ids + (sql.match(/\?/g) ?? []).length - 1, 0), sites: reads('sites').length };
+    };
+    // The first customer was read over REST: only the second is read (each statement names the account and the ids).
+    expect(await query()).toEqual({ names: ['Haus E', 'Vogel', 'Fink'], customersRead: 1, sites: 1 });
+    expect(await query()).toEqual({ names: ['Haus E', 'Vogel', 'Fink'], customersRead: 0, sites: 0 });
+    await queryRows(app.database.url, `update customers set last_name = 'Amsel' where id = $1`, [customers[1]!.id]);
+    await queryRows(app.database.url, `update sites set name = 'Haus F' where id = $1`, [site.id]);
+    // A change forgets all of the account's customers: both are read again.
+    expect(await query()).toEqual({ names: ['Haus F', 'Vogel', 'Amsel'], customersRead: 2, sites: 1 });
+  });
+
   it('reads the database on every request while the feed is down, and caches again once it is back', async () => {
     const [terminated] = await queryRows(app.database.url, `select count(pg_terminate_backend(pid))::int as count from pg_stat_activity where application_name = $1 and datname = current_database()`, [CHANGE_FEED_APPLICATION]);
     expect(terminated!.count).toBe(1);

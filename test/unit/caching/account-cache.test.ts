@@ -103,6 +103,21 @@ describe('AccountCache', () => {
     expect(load.calls).toBe(3);
   });
 
+  it('answers many keys from memory where it can and loads the others together, keeping what the load found', async () => {
+    const feed = testFeed();
+    const cache = new AccountCache<string>(feed, 'sites', options);
+    const asked: string[][] = [];
+    const load = async (missing: readonly string[]) => (asked.push([...missing]), new Map(missing.filter((key) => key !== 'unknown').map((key) => [key, `${key}${asked.length}`])));
+    expect([...(await cache.getMany('a', ['x', 'y'], load))]).toEqual([['x', 'x1'], ['y', 'y1']]);
+    expect([...(await cache.getMany('a', ['y', 'z', 'unknown', 'x'], load))].sort()).toEqual([['x', 'x1'], ['y', 'y1'], ['z', 'z2']]);
+    expect(await cache.get('a', 'z', async () => 'not asked')).toBe('z2');
+    expect(asked).toEqual([['x', 'y'], ['z', 'unknown']]);
+    feed.announce('a', 'sites');
+    expect([...(await cache.getMany('a', ['x'], load))]).toEqual([['x', 'x3']]);
+    feed.live = false;
+    expect([...(await cache.getMany('a', ['x'], load))]).toEqual([['x', 'x4']]);
+  });
+
   it('answers kept values frozen, so that no caller changes what the next one reads', async () => {
     const cache = new AccountCache<{ name: string; address: { locality: string }; tags: string[] }>(testFeed(), 'sites', options);
     const value = await cache.get('a', 'site', async () => ({ name: 'Haus A', address: { locality: 'Berlin' }, tags: ['x'] }));
