@@ -4,7 +4,7 @@ import type { ChangeTopic } from '../caching/change-feed.js';
 type Event = 'insert' | 'update' | 'delete';
 
 /**
- * The trigger of migration 20261125100000 that announces a change of `table`'s rows to the
+ * The trigger (function of migration 20261125100000) that announces a change of `table`'s rows to the
  * processes caching them (`pg_notify('ebbs_changes', '<topic>:<account id>')`); an update counts
  * only when it sets one of `columns`, or any column when none are named. Declared here so that
  * MikroORM knows the trigger is wanted and its schema diff stays empty.

@@ -16,7 +16,8 @@ function asText(value: unknown): string | null {
  * text, which PostgreSQL then parses literal by literal; for the thousands of rows of a bill-run
  * batch, building and parsing that text cost about as much as the insert itself. Values pass
  * through the properties' own types (bigints, JSON with its custom form) as they would with
- * insertMany.
+ * insertMany. Every column is written: a property left undefined is stored as null, not as the
+ * column's default. Binary columns (bytea) are not handled.
  */
 export async function insertUnnested<T extends object>(em: EntityManager, entity: EntityName<T>, records: readonly T[]): Promise<void> {
   if (records.length === 0) return;
