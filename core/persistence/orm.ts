@@ -62,6 +62,11 @@ export function ormConfig({ clientUrl, poolSize = 10, onQuery, schemaMode = fals
     },
     // Every use goes through a request or job context; the global manager is a bug.
     allowGlobalContext: false,
+    // By default MikroORM puts a setter for every property on each entity class's prototype, which
+    // defines the property on an instance when it is first set: for keeping both sides of
+    // bidirectional relations in sync, and ebbs declares none. That cost some 25 µs per object, for
+    // every entity loaded and every domain object built (3,500 lines of a bill-run batch: 80 ms).
+    propagationOnPrototype: false,
     discovery: { checkNonPersistentCompositeProps: false, ...(schemaMode ? { onMetadata: declareTenantForeignKeys } : {}) },
     debug: onQuery ? ['query'] : false,
     ...(onQuery ? { loggerFactory: (options: LoggerOptions) => new StatementHook(options, onQuery) } : {}),
