@@ -81,11 +81,26 @@ export function offsetMs(instant: number, timeZone: string): number {
  * also settles a date whose offset differs from the previous day's.
  */
 export function startOfDay(date: string, timeZone: string): Date {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const wallMidnight = Date.UTC(y, m - 1, d);
-  const guess = wallMidnight - offsetMs(wallMidnight, timeZone);
-  return new Date(wallMidnight - offsetMs(guess, timeZone));
+  const key = `${timeZone}|${date}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+    const wallMidnight = Date.UTC(y, m - 1, d);
+    const guess = wallMidnight - offsetMs(wallMidnight, timeZone);
+    start = wallMidnight - offsetMs(guess, timeZone);
+    if (dayStarts.size >= MAX_DAY_STARTS) dayStarts.clear();
+    dayStarts.set(key, start);
+  }
+  return new Date(start);
 }
+
+/**
+ * Each start of a day costs two Intl lookups, and a bill run or a balancing asks for the same few
+ * dates thousands of times: the answers are kept per zone and date (forgotten all at once beyond a
+ * bound, which no run comes near).
+ */
+const dayStarts = new Map<string, number>();
+const MAX_DAY_STARTS = 100_000;
 
 /** The calendar date an instant falls on in a time zone. */
 export function calendarDateOf(instant: Date, timeZone: string): string {

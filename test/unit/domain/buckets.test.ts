@@ -1,12 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { startOfDay } from '../../../core/domain/time/calendar-date.js';
+import { startOfDay, wallClock } from '../../../core/domain/time/calendar-date.js';
 import { bucketsOf, INTERVALS, isBoundary, quarterHoursIn, QUARTER_HOUR_MS } from '../../../core/domain/time/buckets.js';
 
 const ZONES = ['Europe/Berlin', 'Europe/London', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'UTC'];
 const date = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2040-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
 
 describe('time buckets', () => {
+  it('starts a day at local midnight in every zone, the same when asked again, as a Date of its own', () => {
+    fc.assert(
+      fc.property(date, fc.constantFrom(...ZONES), (day, zone) => {
+        const first = startOfDay(day, zone);
+        expect(new Date(wallClock(first.getTime(), zone)).toISOString()).toBe(`${day}T00:00:00.000Z`);
+        expect(wallClock(first.getTime() - 1000, zone)).toBeLessThan(Date.parse(`${day}T00:00:00.000Z`));
+        first.setTime(0);
+        expect(startOfDay(day, zone).getTime()).toBe(startOfDay(day, zone).getTime());
+        expect(startOfDay(day, zone).getTime()).not.toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it.each([
     ['2026-03-29', 92],
     ['2026-10-25', 100],
