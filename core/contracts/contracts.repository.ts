@@ -10,6 +10,7 @@ export interface ContractRepository extends ResourceRepository<Contract, { siteI
 export interface ContractMeterRepository extends ResourceRepository<ContractMeter, { contractId?: string; meterId?: string; siteId?: string }> {
   assignmentsOfMeter(accountId: string, meterId: string): Promise<ContractMeter[]>;
   countForContract(accountId: string, contractId: string): Promise<number>;
+  /** For reading only: the assignments are not tracked, so changing one writes nothing. */
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<ContractMeter[]>;
   /** Assignments of these meters in force on a date. */
   activeOnDate(accountId: string, meterIds: readonly string[], date: string): Promise<ContractMeter[]>;

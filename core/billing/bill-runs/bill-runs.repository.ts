@@ -17,6 +17,7 @@ export interface BillRunRepository extends ResourceRepository<BillRun, { state?:
   /**
    * The next contracts the run has not handled yet (no invoice of the run, no error on it): those
    * with a contract meter in the period, on the run's sites, site by site (a batch reads few sites).
+   * For reading only: the contracts are not tracked, so changing one writes nothing.
    */
   unhandledContracts(run: BillRun, limit: number): Promise<Contract[]>;
   /** Without `total`: the caller adds the contracts still to come. */

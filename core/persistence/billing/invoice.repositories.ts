@@ -53,7 +53,8 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
       [...billableParameters(run), run.accountId, run.id, run.accountId, run.id, limit],
     );
     if (rows.length === 0) return [];
-    return this.em.find(ContractEntity, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { siteId: 'asc', id: 'asc' } });
+    // Outside the identity map, like the contracts' meters: read by the batch, never written.
+    return this.em.find(ContractEntity, { accountId: run.accountId, id: { $in: rows.map((r) => r.id) } }, { orderBy: { siteId: 'asc', id: 'asc' }, disableIdentityMap: true });
   }
 
   async countBillable(run: BillRun): Promise<number> {

@@ -106,7 +106,9 @@ export class MikroContractMeterRepository
   }
 
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<ContractMeter[]> {
-    return this.em.find(ContractMeterEntity, { accountId, contractId: { $in: [...contractIds] } }, byCreation);
+    // Outside the identity map: a bill-run batch reads a thousand assignments, which the unit of
+    // work would otherwise compare with their snapshots at every commit.
+    return this.em.find(ContractMeterEntity, { accountId, contractId: { $in: [...contractIds] } }, { ...byCreation, disableIdentityMap: true });
   }
 
   activeOnDate(accountId: string, meterIds: readonly string[], date: string): Promise<ContractMeter[]> {
