@@ -76,6 +76,14 @@ export function offsetMs(instant: number, timeZone: string): number {
 }
 
 /**
+ * Each start of a day costs two Intl lookups, and a bill run or a balancing asks for the same few
+ * dates thousands of times: the answers are kept per zone and date (forgotten all at once beyond a
+ * bound, which no run comes near).
+ */
+const dayStarts = new Map<string, number>();
+const MAX_DAY_STARTS = 100_000;
+
+/**
  * The instant a calendar date begins in a time zone (00:00 local). Midnight exists in every
  * zone ebbs serves (DST shifts happen at night, not at midnight); the two-pass offset lookup
  * also settles a date whose offset differs from the previous day's.
@@ -93,14 +101,6 @@ export function startOfDay(date: string, timeZone: string): Date {
   }
   return new Date(start);
 }
-
-/**
- * Each start of a day costs two Intl lookups, and a bill run or a balancing asks for the same few
- * dates thousands of times: the answers are kept per zone and date (forgotten all at once beyond a
- * bound, which no run comes near).
- */
-const dayStarts = new Map<string, number>();
-const MAX_DAY_STARTS = 100_000;
 
 /** The calendar date an instant falls on in a time zone. */
 export function calendarDateOf(instant: Date, timeZone: string): string {
