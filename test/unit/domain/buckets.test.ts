@@ -13,9 +13,9 @@ describe('time buckets', () => {
         const first = startOfDay(day, zone);
         expect(new Date(wallClock(first.getTime(), zone)).toISOString()).toBe(`${day}T00:00:00.000Z`);
         expect(wallClock(first.getTime() - 1000, zone)).toBeLessThan(Date.parse(`${day}T00:00:00.000Z`));
+        const start = first.getTime();
         first.setTime(0);
-        expect(startOfDay(day, zone).getTime()).toBe(startOfDay(day, zone).getTime());
-        expect(startOfDay(day, zone).getTime()).not.toBe(0);
+        expect(startOfDay(day, zone).getTime()).toBe(start);
       }),
       { numRuns: 300 },
     );
