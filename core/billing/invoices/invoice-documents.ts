@@ -284,7 +284,7 @@ export class InvoiceDocuments {
     // crash in between writes both again on the next attempt (both inserts keep what is stored).
     const rendered = await pdfs;
     await this.deps.invoices.saveEInvoices(accountId, eInvoices);
-    await this.deps.invoices.savePdfs(rendered);
+    await this.deps.invoices.savePdfs(accountId, rendered);
   }
 
   /** The documents of the issued invoices among `ids` (drafts are left out), assembled like the batch's PDFs. */

@@ -48,7 +48,7 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
   deleteDrafts(accountId: string, runId: string): Promise<number>;
   /** Issued invoices of the run (or these ids) that have no PDF yet. */
   withoutPdf(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]>;
-  savePdfs(pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void>;
+  savePdfs(accountId: string, pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void>;
   pdfOf(accountId: string, invoiceId: string): Promise<Buffer | null>;
   /** Stores the e-invoices written at issue in one statement; one already stored is kept (immutable). */
   saveEInvoices(accountId: string, eInvoices: readonly StoredEInvoice[]): Promise<void>;

@@ -177,14 +177,15 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
 
   // Both bind each document as a parameter of its own: the driver sends a PDF's bytes and an XML's
   // text as they are, where a statement with the values written into it escaped megabytes per batch.
-  async savePdfs(pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void> {
+  async savePdfs(accountId: string, pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void> {
     if (pdfs.length === 0) return;
     await boundQuery(
       this.em,
       `insert into invoice_pdfs (invoice_id, account_id, content, created_at)
-       select i.id, i.account_id, v.content, now() from (values ${pdfs.map(() => '(?::uuid, ?::bytea)').join(', ')}) as v(id, content) join invoices i on i.id = v.id
+       select i.id, i.account_id, v.content, now() from (values ${pdfs.map(() => '(?::uuid, ?::bytea)').join(', ')}) as v(id, content)
+       join invoices i on i.account_id = ? and i.id = v.id
        on conflict do nothing`,
-      pdfs.flatMap((pdf) => [pdf.invoiceId, pdf.content]),
+      [...pdfs.flatMap((pdf) => [pdf.invoiceId, pdf.content]), accountId],
     );
   }
 
