@@ -25,6 +25,43 @@ export function sumIntervals(values: ReadonlyMap<number, number>, buckets: reado
 }
 
 /**
+ * Interval energy summed per bucket, like sumIntervals, from points sorted by time (of equal
+ * instants the last counts, as in a Map built from them): each bucket's points are found by binary
+ * search and walked, instead of looking up every quarter hour of the bucket in a Map.
+ */
+export function sumSortedIntervals(points: readonly Reading[], buckets: readonly Bucket[]): BucketEnergy[] {
+  return buckets.map(({ start, end }) => {
+    let wh = 0;
+    let present = 0;
+    let previous: Reading | undefined;
+    for (let i = firstAtOrAfter(points, start); i < points.length && points[i]!.at < end; i++) {
+      const point = points[i]!;
+      if ((point.at - start) % QUARTER_HOUR_MS !== 0) continue;
+      if (previous?.at === point.at) {
+        wh += point.wh - previous.wh;
+      } else {
+        wh += point.wh;
+        present++;
+      }
+      previous = point;
+    }
+    return { start, end, wh, complete: present === quarterHoursIn({ start, end }) };
+  });
+}
+
+/** The index of the first reading at or after `at` in readings sorted by time (their length if none). */
+function firstAtOrAfter(readings: readonly Reading[], at: number): number {
+  let low = 0;
+  let high = readings.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (readings[mid]!.at < at) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
  * Quarter-hour energy of a register meter: the difference of the readings at the interval's
  * start and end, where both exist. Stamped with the interval's start like interval values.
  */
@@ -49,13 +86,7 @@ export interface Reading {
  * `readings` are sorted by time.
  */
 export function registerAt(readings: readonly Reading[], at: number, maxGapMs: number): number | null {
-  let low = 0;
-  let high = readings.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (readings[mid]!.at < at) low = mid + 1;
-    else high = mid;
-  }
+  const low = firstAtOrAfter(readings, at);
   const after = readings[low];
   if (after?.at === at) return after.wh;
   const before = readings[low - 1];

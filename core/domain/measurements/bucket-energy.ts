@@ -1,6 +1,6 @@
 import type { Measuring } from '../meters/meter.js';
 import { QUARTER_HOUR_MS, type Bucket } from '../time/buckets.js';
-import { energyFromSparseReadings, intervalsFromReadings, sumIntervals, type BucketEnergy, type Reading } from './aggregation.js';
+import { energyFromSparseReadings, intervalsFromReadings, sumIntervals, sumSortedIntervals, type BucketEnergy, type Reading } from './aggregation.js';
 
 /** Occasional readings are interpolated across at most this gap. */
 export const MAX_INTERPOLATION_GAP_MS = 48 * 3600 * 1000;
@@ -19,10 +19,10 @@ export function loadWindow(measuring: Measuring, start: number, end: number): { 
 export function bucketEnergy(measuring: Measuring, points: readonly Reading[], buckets: readonly Bucket[]): BucketEnergy[] {
   if (buckets.length === 0) return [];
   if (measuring === 'readings_inaccurate') return energyFromSparseReadings(points, buckets, MAX_INTERPOLATION_GAP_MS);
-  if (measuring === 'load_profile_accurate' && buckets.every((b) => b.end - b.start === QUARTER_HOUR_MS)) return quarterHours(points, buckets);
-  const values = new Map(points.map((p) => [p.at, p.wh]));
-  if (measuring === 'readings_accurate') return sumIntervals(intervalsFromReadings(values, buckets[0]!.start, buckets.at(-1)!.end), buckets);
-  return sumIntervals(values, buckets);
+  if (measuring === 'readings_accurate') {
+    return sumIntervals(intervalsFromReadings(new Map(points.map((p) => [p.at, p.wh])), buckets[0]!.start, buckets.at(-1)!.end), buckets);
+  }
+  return buckets.every((b) => b.end - b.start === QUARTER_HOUR_MS) ? quarterHours(points, buckets) : sumSortedIntervals(points, buckets);
 }
 
 /** The hot path of balancing: interval values on quarter-hour buckets, by index instead of lookup. */

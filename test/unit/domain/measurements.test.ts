@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { intervalsFromReadings, registerAt, sumIntervals } from '../../../core/domain/measurements/aggregation.js';
+import { intervalsFromReadings, registerAt, sumIntervals, sumSortedIntervals } from '../../../core/domain/measurements/aggregation.js';
+import { bucketEnergy } from '../../../core/domain/measurements/bucket-energy.js';
 import { kwhToWh, whToKwh } from '../../../core/domain/measurements/energy.js';
 import { checkMeasurements, decreasingReadings, type IngestMeter } from '../../../core/domain/measurements/ingest.js';
 import { normaliseObis } from '../../../core/domain/measurements/obis.js';
@@ -21,6 +22,36 @@ describe('energy units', () => {
 
   it('reads OBIS codes in their common spellings', () => {
     expect(['1.8', '1.8.0', '1-0:1.8.0', '1-0:1.8.0*255'].map(normaliseObis)).toEqual(['1.8.0', '1.8.0', '1.8.0', '1.8.0']);
+  });
+});
+
+describe('interval sums from sorted points', () => {
+  const FIVE_MINUTES = QUARTER_HOUR_MS / 3;
+  /** Points on a five-minute grid (so some lie between quarter hours), sorted, some instants twice. */
+  const points = fc
+    .array(fc.record({ slot: fc.integer({ min: 0, max: 90 }), wh: fc.integer({ min: -500, max: 50_000 }) }), { maxLength: 200 })
+    .map((drawn) => drawn.map(({ slot, wh }) => ({ at: T0 + slot * FIVE_MINUTES, wh })).sort((a, b) => a.at - b.at));
+  /** Buckets anywhere on that grid, of any length, overlapping or not, some not whole quarter hours. */
+  const buckets = fc.array(
+    fc.record({ from: fc.integer({ min: -10, max: 90 }), slots: fc.integer({ min: 1, max: 120 }) }).map(({ from, slots }) => ({ start: T0 + from * FIVE_MINUTES, end: T0 + (from + slots) * FIVE_MINUTES })),
+    { minLength: 1, maxLength: 6 },
+  );
+
+  it('gives what looking up every quarter hour of each bucket gives (the last of equal instants counting)', () => {
+    fc.assert(
+      fc.property(points, buckets, (series, ranges) => {
+        expect(sumSortedIntervals(series, ranges)).toEqual(sumIntervals(new Map(series.map((p) => [p.at, p.wh])), ranges));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('is what bucketEnergy answers for interval meters on buckets longer than a quarter hour', () => {
+    const day = { start: T0, end: T0 + 96 * QUARTER_HOUR_MS };
+    const full = Array.from({ length: 96 }, (_, i) => ({ at: T0 + i * QUARTER_HOUR_MS, wh: i }));
+    expect(bucketEnergy('load_profile_accurate', full, [day])).toEqual([{ ...day, wh: (95 * 96) / 2, complete: true }]);
+    expect(bucketEnergy('load_profile_accurate', full.slice(1), [day])).toEqual([{ ...day, wh: (95 * 96) / 2, complete: false }]);
+    expect(bucketEnergy('load_profile_accurate', [...full, { at: T0 + 5 * 60_000, wh: 1_000 }].sort((a, b) => a.at - b.at), [day])[0]!.wh).toBe((95 * 96) / 2);
   });
 });
 
