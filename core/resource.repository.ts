@@ -5,6 +5,8 @@ export interface ResourceRepository<T, F extends object = object> {
   add(entity: T): void;
   findById(accountId: string, id: string): Promise<T | null>;
   findByIds(accountId: string, ids: readonly string[]): Promise<T[]>;
+  /** The same records as copies outside the unit of work: changing one writes nothing. */
+  readByIds(accountId: string, ids: readonly string[]): Promise<T[]>;
   /** Ordered by createdAt, then id. */
   list(accountId: string, filter: F, page: PageQuery): Promise<Page<T>>;
 }

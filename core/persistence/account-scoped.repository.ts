@@ -2,6 +2,7 @@ import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Page, PageQuery } from '../pagination.js';
 import type { ResourceRepository } from '../resource.repository.js';
+import { plainRows } from './plain-rows.js';
 
 /** The common queries of every account-scoped table; subclasses add the narrow ones. */
 export class AccountScopedRepository<T extends { id: string; accountId: string; createdAt: Date }, F extends object = object>
@@ -42,6 +43,14 @@ export class AccountScopedRepository<T extends { id: string; accountId: string; 
   async findByIds(accountId: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
     const found = await this.em.find(this.entity, { accountId, id: { $in: [...ids] } } as FilterQuery<T>);
+    const position = new Map(ids.map((id, index) => [id, index]));
+    return found.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+  }
+
+  /** Like findByIds, as copies outside the unit of work: for reads of many records that are never written. */
+  async readByIds(accountId: string, ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const found = await plainRows(this.em, this.entity, 'account_id = ? and id = any(?::uuid[])', [accountId, ids]);
     const position = new Map(ids.map((id, index) => [id, index]));
     return found.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   }

@@ -237,7 +237,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
   /** The contracts of a batch that may not be invoiced because the invoice would not be valid. */
   private async issuingBlockers(accountId: string, contracts: readonly Contract[]): Promise<Map<string, IssuingBlocker>> {
     const sellerMissing = missingSellerDetails((await this.deps.accounts.findAccount(accountId))!);
-    const customers = await this.deps.customers.findByIds(accountId, [...new Set(contracts.map((c) => c.customerId))]);
+    const customers = await this.deps.customers.readByIds(accountId, [...new Set(contracts.map((c) => c.customerId))]);
     const blockers = new Map(customers.flatMap((customer) => {
       const blocker = issuingBlocker(sellerMissing, customer);
       return blocker ? [[customer.id, blocker] as const] : [];

@@ -8,6 +8,7 @@ import type { Contract } from '../../domain/contracts/contract.js';
 import type { Page, PageQuery } from '../../pagination.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { boundQuery } from '../bound-query.js';
+import { plainRows } from '../plain-rows.js';
 import { insertUnnested } from '../insert-unnested.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { BillRunEntity, BillRunErrorEntity, InvoiceEntity, LineItemEntity } from './invoice.persistence.js';
@@ -53,8 +54,8 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
       [...billableParameters(run), run.accountId, run.id, run.accountId, run.id, limit],
     );
     if (rows.length === 0) return [];
-    // Outside the identity map, like the contracts' meters: read by the batch, never written.
-    return this.em.find(ContractEntity, { accountId: run.accountId, id: { $in: rows.map((r) => r.id) } }, { orderBy: { siteId: 'asc', id: 'asc' }, disableIdentityMap: true });
+    // Plain rows outside the unit of work, like the contracts' meters: read by the batch, never written.
+    return plainRows(this.em, ContractEntity, 'account_id = ? and id = any(?::uuid[]) order by site_id, id', [run.accountId, rows.map((r) => r.id)]);
   }
 
   async countBillable(run: BillRun): Promise<number> {

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ContractMeterRepository, ContractRepository } from '../../contracts/contracts.repository.js';
 import { Contract, ContractMeter } from '../../domain/contracts/contract.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { plainRows } from '../plain-rows.js';
 import { CustomerEntity } from '../customers/customer.persistence.js';
 import { MeterEntity } from '../meters/meter.persistence.js';
 import { ProductEntity } from '../products/product.persistence.js';
@@ -106,9 +107,8 @@ export class MikroContractMeterRepository
   }
 
   findByContractIds(accountId: string, contractIds: readonly string[]): Promise<ContractMeter[]> {
-    // Outside the identity map: a bill-run batch reads a thousand assignments, which the unit of
-    // work would otherwise compare with their snapshots at every commit.
-    return this.em.find(ContractMeterEntity, { accountId, contractId: { $in: [...contractIds] } }, { ...byCreation, disableIdentityMap: true });
+    // Plain rows outside the unit of work: a bill-run batch reads a thousand assignments and writes none.
+    return plainRows(this.em, ContractMeterEntity, 'account_id = ? and contract_id = any(?::uuid[]) order by created_at, id', [accountId, contractIds]);
   }
 
   activeOnDate(accountId: string, meterIds: readonly string[], date: string): Promise<ContractMeter[]> {
