@@ -303,11 +303,11 @@ export class InvoiceDocuments {
     const customerIds = unique(invoices.map((i) => i.customerId));
     const contractIds = unique(invoices.map((i) => i.contractId));
 
-    const customers = byId(await deps.customers.findByIds(accountId, customerIds));
+    const customers = byId(await deps.customers.readByIds(accountId, customerIds));
     const templates = byId(await deps.templates.findByIds(accountId, unique(invoices.map((i) => i.templateId))));
     const cancelled = byId(await deps.invoices.findByIds(accountId, invoices.flatMap((i) => (i.cancelsInvoiceId ? [i.cancelsInvoiceId] : []))));
     const lines = Map.groupBy(await deps.lineItems.findByInvoiceIds(accountId, invoices.map((i) => i.id)), (line) => line.invoiceId);
-    const contracts = byId(await deps.contracts.findByIds(accountId, contractIds));
+    const contracts = byId(await deps.contracts.readByIds(accountId, contractIds));
     const products = byId(await deps.products.findByIds(accountId, unique([...contracts.values()].map((c) => c.electricityProductId))));
     const sites = byId(await deps.sites.findByIds(accountId, unique([...contracts.values()].map((c) => c.siteId))));
     const components = await deps.priceComponents.findByIds(accountId, unique([...lines.values()].flat().map((line) => line.priceComponentId)));
@@ -321,7 +321,7 @@ export class InvoiceDocuments {
     // Meters and their measurements: one read of this period's points and one of a year earlier for the whole batch.
     const assignments = await deps.contractMeters.findByContractIds(accountId, contractIds);
     const assignmentsOf = Map.groupBy(assignments, (assignment) => assignment.contractId);
-    const meters = byId(await deps.meters.findByIds(accountId, unique(assignments.map((a) => a.meterId))));
+    const meters = byId(await deps.meters.readByIds(accountId, unique(assignments.map((a) => a.meterId))));
     const windows = new Map(
       invoices.map((invoice) => {
         const contract = contracts.get(invoice.contractId);

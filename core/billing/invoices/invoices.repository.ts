@@ -46,7 +46,7 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
   reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number>;
   /** Deletes the run's drafts (with their lines); answers how many. */
   deleteDrafts(accountId: string, runId: string): Promise<number>;
-  /** Issued invoices of the run (or these ids) that have no PDF yet. */
+  /** Issued invoices of the run (or these ids) that have no PDF yet, as copies for reading: changing one writes nothing. */
   withoutPdf(accountId: string, filter: { runId?: string; ids?: readonly string[] }, limit: number): Promise<Invoice[]>;
   savePdfs(accountId: string, pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void>;
   pdfOf(accountId: string, invoiceId: string): Promise<Buffer | null>;
@@ -59,5 +59,6 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
 }
 
 export interface LineItemRepository extends ResourceRepository<LineItem, { invoiceId?: string; contractId?: string }> {
+  /** The invoices' lines by invoice and position, as copies (lines never change once written). */
   findByInvoiceIds(accountId: string, invoiceIds: readonly string[]): Promise<LineItem[]>;
 }

@@ -173,7 +173,7 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
       [accountId, filter.runId ?? null, ids(filter.ids ?? []), limit],
     );
     if (rows.length === 0) return [];
-    return this.em.find(InvoiceEntity, { accountId, id: { $in: rows.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
+    return plainRows(this.em, InvoiceEntity, 'account_id = ? and id = any(?::uuid[]) order by id', [accountId, rows.map((r) => r.id)]);
   }
 
   // Both bind each document as a parameter of its own: the driver sends a PDF's bytes and an XML's
@@ -241,6 +241,6 @@ export class MikroLineItemRepository extends AccountScopedRepository<LineItem, {
 
   findByInvoiceIds(accountId: string, invoiceIds: readonly string[]): Promise<LineItem[]> {
     if (invoiceIds.length === 0) return Promise.resolve([]);
-    return this.em.find(LineItemEntity, { accountId, invoiceId: { $in: [...invoiceIds] } }, { orderBy: { invoiceId: 'asc', position: 'asc' } });
+    return plainRows(this.em, LineItemEntity, 'account_id = ? and invoice_id = any(?::uuid[]) order by invoice_id, position', [accountId, invoiceIds]);
   }
 }
