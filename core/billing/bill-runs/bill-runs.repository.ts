@@ -21,10 +21,10 @@ export interface BillRunRepository extends ResourceRepository<BillRun, { state?:
    */
   unhandledContracts(run: BillRun, limit: number): Promise<Contract[]>;
   /** Without `total`: the caller adds the contracts still to come. */
-  counts(runIds: readonly string[]): Promise<Map<string, Omit<BillRunCounts, 'total'>>>;
+  counts(accountId: string, runIds: readonly string[]): Promise<Map<string, Omit<BillRunCounts, 'total'>>>;
   /** Contracts the run bills now: in force in the period, on its sites, with a contract meter in it. */
   countBillable(run: BillRun): Promise<number>;
-  errorsOf(runIds: readonly string[]): Promise<BillRunError[]>;
+  errorsOf(accountId: string, runIds: readonly string[]): Promise<BillRunError[]>;
   /** Inserts errors; a contract that already has one on the run keeps it. */
   addErrors(errors: readonly BillRunError[]): Promise<void>;
   /** The run as stored now, its row locked until the transaction ends (state changes are checked on it). */

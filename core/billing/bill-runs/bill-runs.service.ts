@@ -288,10 +288,13 @@ export class BillRunsService implements ResourceService<BillRunView> {
     await this.deps.outbox.record([{ accountId: run.accountId, userId, type, entityId: run.id, data, siteIds: run.siteIds ?? [] }]);
   }
 
+  /** Views of runs of one account. */
   private async present(runs: readonly BillRun[]): Promise<BillRunView[]> {
+    if (runs.length === 0) return [];
+    const { accountId } = runs[0]!;
     const ids = runs.map((r) => r.id);
-    const counts = await this.deps.billRuns.counts(ids);
-    const errors = await this.deps.billRuns.errorsOf(ids);
+    const counts = await this.deps.billRuns.counts(accountId, ids);
+    const errors = await this.deps.billRuns.errorsOf(accountId, ids);
     // While drafting, the contracts still to come are counted too (a progress bar's 100 %).
     const totals = new Map(await Promise.all(runs.filter((r) => r.state === 'creating').map(async (r) => [r.id, await this.deps.billRuns.countBillable(r)] as const)));
     return runs.map((run) => ({

@@ -63,14 +63,14 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
     return Number(row!.billable);
   }
 
-  async counts(runIds: readonly string[]): Promise<Map<string, Omit<BillRunCounts, 'total'>>> {
+  async counts(accountId: string, runIds: readonly string[]): Promise<Map<string, Omit<BillRunCounts, 'total'>>> {
     if (runIds.length === 0) return new Map();
     // Through the ORM, which writes what the unit of work holds first (flush mode ALWAYS): the counts
     // include the invoices staged or issued and not yet written (a batch's progress event counts it).
-    const invoices = await this.em.countBy(InvoiceEntity, ['billRunId', 'state'], { where: { billRunId: { $in: [...runIds] } }, flushMode: FlushMode.ALWAYS });
+    const invoices = await this.em.countBy(InvoiceEntity, ['billRunId', 'state'], { where: { accountId, billRunId: { $in: [...runIds] } }, flushMode: FlushMode.ALWAYS });
     const errors = await this.em.execute<{ bill_run_id: string; errors: string }[]>(
-      `select bill_run_id, count(*) as errors from bill_run_errors where bill_run_id in ${IN_IDS} group by bill_run_id`,
-      [ids(runIds)],
+      `select bill_run_id, count(*) as errors from bill_run_errors where account_id = ? and bill_run_id in ${IN_IDS} group by bill_run_id`,
+      [accountId, ids(runIds)],
     );
     const counts = new Map(runIds.map((id) => [id, { contracts: 0, invoices: 0, issued: 0, errors: 0 }]));
     for (const [key, count] of Object.entries(invoices)) {
@@ -84,9 +84,9 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
     return counts;
   }
 
-  errorsOf(runIds: readonly string[]): Promise<BillRunError[]> {
+  errorsOf(accountId: string, runIds: readonly string[]): Promise<BillRunError[]> {
     if (runIds.length === 0) return Promise.resolve([]);
-    return this.em.find(BillRunErrorEntity, { billRunId: { $in: [...runIds] } }, { orderBy: { contractId: 'asc' } });
+    return this.em.find(BillRunErrorEntity, { accountId, billRunId: { $in: [...runIds] } }, { orderBy: { contractId: 'asc' } });
   }
 
   async addErrors(errors: readonly BillRunError[]): Promise<void> {
