@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { keepBatchesTogether, type QueryQueue } from './pglite-queue.js';
 import pg from 'pg';
 import { ConfigError, type Config } from './config.js';
 
@@ -67,6 +68,7 @@ export async function openDatabase(config: Config): Promise<Database> {
   await mkdir(path.join(dataDir, 'pgdata'), { recursive: true });
   const db = await PGlite.create(path.join(dataDir, 'pgdata'), { extensions: { btree_gist } });
   const server = new PGLiteSocketServer({ db, port: 0, host: '127.0.0.1', maxConnections: 32 });
+  keepBatchesTogether((server as unknown as { queryQueue: QueryQueue }).queryQueue);
   await server.start();
   const port = Number(server.getServerConn().split(':').pop());
   await writeFile(infoFile(dataDir), JSON.stringify({ pid: process.pid, port } satisfies EmbeddedInfo));
