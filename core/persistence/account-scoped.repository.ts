@@ -4,6 +4,12 @@ import type { Page, PageQuery } from '../pagination.js';
 import type { ResourceRepository } from '../resource.repository.js';
 import { plainRows } from './plain-rows.js';
 
+/** The records found, in the order of the ids asked for. */
+function inOrderOf<T extends { id: string }>(ids: readonly string[], found: T[]): T[] {
+  const position = new Map(ids.map((id, index) => [id, index]));
+  return found.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+}
+
 /** The common queries of every account-scoped table; subclasses add the narrow ones. */
 export class AccountScopedRepository<T extends { id: string; accountId: string; createdAt: Date }, F extends object = object>
   implements ResourceRepository<T, F>
@@ -42,17 +48,13 @@ export class AccountScopedRepository<T extends { id: string; accountId: string; 
   /** The records of `ids` that exist, in the order of `ids`. */
   async findByIds(accountId: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const found = await this.em.find(this.entity, { accountId, id: { $in: [...ids] } } as FilterQuery<T>);
-    const position = new Map(ids.map((id, index) => [id, index]));
-    return found.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    return inOrderOf(ids, await this.em.find(this.entity, { accountId, id: { $in: [...ids] } } as FilterQuery<T>));
   }
 
   /** Like findByIds, as copies outside the unit of work: for reads of many records that are never written. */
   async readByIds(accountId: string, ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const found = await plainRows(this.em, this.entity, 'account_id = ? and id = any(?::uuid[])', [accountId, ids]);
-    const position = new Map(ids.map((id, index) => [id, index]));
-    return found.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+    return inOrderOf(ids, await plainRows(this.em, this.entity, 'account_id = ? and id = any(?::uuid[])', [accountId, ids]));
   }
 
   async list(accountId: string, filter: F, page: PageQuery): Promise<Page<T>> {
