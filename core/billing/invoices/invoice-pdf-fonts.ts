@@ -67,6 +67,12 @@ export const COMMON_CHARACTERS: Record<FontName, string> = {
   bold: ' \u00a0\u202f0123456789.,-–€%',
 };
 
+/** How many glyphs each document's subset of a font starts with, by font name: the same ones in the same order. */
+const sharedGlyphCounts = new Map<string, number>();
+
+/** The number of glyphs every document's subset of the font starts with, in the same order (0 for a font not added here). */
+export const sharedGlyphCount = (font: EmbeddedFont): number => sharedGlyphCounts.get(font.name) ?? 0;
+
 /** Includes the common characters' glyphs in the font's subset, as if text had used each of them. */
 function includeCommonGlyphs(font: EmbeddedFont, characters: string): void {
   for (const char of characters) font.encode(char);
@@ -83,6 +89,7 @@ export function addFonts(doc: PDFKit.PDFDocument): void {
     const font = (doc.font(name) as unknown as { _font: EmbeddedFont })._font;
     shareLayoutCache(font);
     includeCommonGlyphs(font, COMMON_CHARACTERS[name]);
+    sharedGlyphCounts.set(font.name, font.subset.glyphs.length);
     cacheEmbedding(font);
   }
 }

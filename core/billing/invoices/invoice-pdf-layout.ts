@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { BoundedCache } from '../../caching/bounded-cache.js';
-import { addFonts } from './invoice-pdf-fonts.js';
+import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
+import { cacheFragments } from './invoice-pdf-fragments.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
 import { drawText } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
@@ -159,6 +160,7 @@ export class PdfLayout {
       };
     }
     addFonts(doc);
+    cacheFragments(doc, sharedGlyphCount);
     collectPageContent(doc);
     this.rendered = new Promise<Buffer>((resolve, reject) => {
       doc.on('data', (chunk: Buffer) => this.chunks.push(chunk));
