@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import { BoundedCache } from '../../caching/bounded-cache.js';
 import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
 import { cacheFragments } from './invoice-pdf-fragments.js';
+import { collectOutput } from './invoice-pdf-output.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
 import { drawText } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
@@ -121,7 +122,6 @@ export class PdfLayout {
   /** Where the footer starts: the flow stays 6 mm above it. */
   bottom = page.height - mm(22);
   private readonly root: PDFKit.PDFStructureElement;
-  private readonly chunks: Buffer[] = [];
   private readonly rendered: Promise<Buffer>;
 
   constructor(
@@ -162,11 +162,7 @@ export class PdfLayout {
     addFonts(doc);
     cacheFragments(doc, sharedGlyphCount);
     collectPageContent(doc);
-    this.rendered = new Promise<Buffer>((resolve, reject) => {
-      doc.on('data', (chunk: Buffer) => this.chunks.push(chunk));
-      doc.on('end', () => resolve(Buffer.concat(this.chunks)));
-      doc.on('error', reject);
-    });
+    this.rendered = collectOutput(doc);
     this.root = doc.struct('Document');
     doc.addStructure(this.root);
     doc.addPage();
