@@ -83,4 +83,15 @@ describe('invoice PDF fonts', () => {
     expect(cache.getOrSet('d', () => 4)).toBe(4);
     expect(cache.get('b')).toBeUndefined();
   });
+
+  it('forgets the oldest quarter of a full cache at once', () => {
+    const cache = new BoundedCache<number>(8);
+    for (let i = 1; i <= 8; i++) cache.set(`k${i}`, i);
+    cache.set('k1', 10);
+    expect(cache.size).toBe(8);
+    cache.set('k9', 9);
+    expect(cache.size).toBe(7);
+    expect([cache.get('k1'), cache.get('k2')]).toEqual([undefined, undefined]);
+    expect([3, 4, 5, 6, 7, 8, 9].map((i) => cache.get(`k${i}`))).toEqual([3, 4, 5, 6, 7, 8, 9]);
+  });
 });
