@@ -19,6 +19,8 @@ const texts: Array<[string, number, 'left' | 'right']> = [
   ['Wir ziehen 57,99 € am 17.11.2026 per SEPA-Lastschrift von Ihrem Konto DE89 XXXX XXXX XXXX XX30 00 ein.', 150, 'left'],
   ['Stadtwerke Musterstadt GmbH\nHauptstraße 1\n\n12345 Musterstadt', 120, 'right'],
   ['Ein-sehr-langes-Wort-ohne-Leerzeichen-das-nicht-in-eine-Zeile-passt', 60, 'left'],
+  ['Musterstadt-Nord, Zähler 1ESY1160123456 ', 160, 'right'],
+  ['1.314,394\u00a0kWh', 43, 'right'],
 ];
 
 /** A tagged document with the texts at the top, and the wrapped ones again at the bottom, where they run onto a new page. */

@@ -4,7 +4,7 @@ import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
 import { cacheFragments } from './invoice-pdf-fragments.js';
 import { collectOutput } from './invoice-pdf-output.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
-import { drawText } from './invoice-pdf-text.js';
+import { drawText, fitsOneLine } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
 
 /** Millimetres in points. */
@@ -197,7 +197,11 @@ export class PdfLayout {
   heightOf(text: string, width: number, style: TextStyle = {}): number {
     if (!text) return 0;
     const { size = 8.5, bold = false } = style;
-    return heights.getOrSet(`${bold}|${size}|${width}|${text}`, () => this.measuring(style).heightOfString(text, { width }));
+    return heights.getOrSet(`${bold}|${size}|${width}|${text}`, () => {
+      const doc = this.measuring(style);
+      // A line's height, as pdfkit measures it (its cursor moved by a line, minus where it was).
+      return fitsOneLine(doc, text, width) ? doc.y + doc.currentLineHeight(true) - doc.y : doc.heightOfString(text, { width });
+    });
   }
 
   /** Writes text at a position without moving the cursor; answers its height. */

@@ -16,6 +16,7 @@ interface TextInternals {
   y: number;
   page: { maxY(): number };
   currentLineHeight(includeGap: boolean): number;
+  widthOfString(text: string, options: object): number;
   struct(type: string, children: PDFKit.PDFStructureContent[]): PDFKit.PDFStructureElement;
   markStructureContent(tag: string): PDFKit.PDFStructureContent;
   _text(text: string, x: number, y: number, options: object, line: (line: string, options: LineOptions, wrapper: unknown) => void): void;
@@ -41,6 +42,37 @@ export interface TextBox {
  */
 const wrappings = new BoundedCache<WrapEvent[]>(20_000);
 
+/** Where pdfkit's line breaker must break a line, and the soft hyphen it may turn into a hyphen. */
+const FORCED_BREAK = /[\n\r\v\f\u0085\u2028\u2029\u00ad]/;
+
+/**
+ * Room a one-line text leaves in its box, in points. pdfkit measures the pieces it may break a line
+ * between, where the text here is measured whole; the two differ by kerning across a piece's end
+ * (after a hyphen), some hundredths of a point.
+ */
+const ONE_LINE_SLACK = 1;
+
+/**
+ * Whether pdfkit would set the text, in the document's current font and size, as one line of the
+ * width. Most texts of an invoice that change from one document to the next are such lines (names,
+ * numbers, dates, amounts), and wrapping them the way pdfkit does (its line breaker, every piece
+ * measured) costs more than measuring them.
+ */
+export function fitsOneLine(doc: PDFKit.PDFDocument, text: string, width: number): boolean {
+  return !FORCED_BREAK.test(text) && (doc as unknown as TextInternals).widthOfString(text, {}) <= width - ONE_LINE_SLACK;
+}
+
+/**
+ * What pdfkit's line wrapper does for a text that fits one line: one paragraph (tagged text), one
+ * line of the whole text. pdfkit's width of the box is the width times its horizontal scaling in
+ * percent (100) divided by 100. The measured width and word count matter to pdfkit only for centred
+ * and justified text, links and underlines, none of which are drawn here.
+ */
+function oneLine(doc: PDFKit.PDFDocument, text: string, box: TextBox): WrapEvent[] {
+  const line: WrapEvent = { line: text, textWidth: (doc as unknown as TextInternals).widthOfString(text, {}), wordCount: text.trim().split(/\s+/).length, lineWidth: (box.width * 100) / 100 };
+  return box.parent ? ['paragraph', line] : [line];
+}
+
 /**
  * Draws text with the document's current font, size and colour, as pdfkit's text() does with these
  * options, and answers its height. A text wrapped before is drawn line by line as pdfkit wrapped it,
@@ -49,7 +81,11 @@ const wrappings = new BoundedCache<WrapEvent[]>(20_000);
 export function drawText(doc: PDFKit.PDFDocument, fontKey: string, text: string, box: TextBox): number {
   const internals = doc as unknown as TextInternals;
   const key = `${fontKey}|${box.width}|${box.parent ? 'tagged' : ''}|${text}`;
-  const events = wrappings.get(key);
+  let events = wrappings.get(key);
+  if (!events && fitsOneLine(doc, text, box.width)) {
+    events = oneLine(doc, text, box);
+    wrappings.set(key, events);
+  }
   const lineHeight = internals.currentLineHeight(true);
   if (events && box.y + (events.length + 1) * lineHeight < internals.page.maxY() - 1) {
     internals.x = box.x;
