@@ -6,7 +6,9 @@ export interface UnitOfWork {
   /**
    * `recheck` is the use case's own uniqueness check. When a concurrent request committed first and
    * a unique index refuses this one, it runs again on the committed state and throws the conflict
-   * the use case answers when the requests come one after the other.
+   * the use case answers when the requests come one after the other. A use case with a recheck is
+   * run again when PostgreSQL aborts its transaction to resolve a deadlock, so `work` must not act
+   * outside the transaction.
    */
   transactional<T>(work: () => Promise<T>, recheck?: () => Promise<void>): Promise<T>;
   /**

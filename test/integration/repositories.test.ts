@@ -17,7 +17,7 @@ import { MikroTemplateRepository } from '../../core/persistence/billing/template
 import { openOrm } from '../../core/persistence/orm.js';
 import { MikroSiteRepository } from '../../core/persistence/sites/site.repository.js';
 import { MikroUnitOfWork } from '../../core/persistence/unit-of-work.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { createTestDatabase, queryRows, type TestDatabase } from '../support/database.js';
 
 describe('repositories on PostgreSQL', () => {
   let database: TestDatabase;
@@ -101,6 +101,76 @@ describe('repositories on PostgreSQL', () => {
     ).rejects.toThrow('boom');
     const page = await inContext(() => new MikroSiteRepository(orm.em).list(account.accountId, {}, { limit: 10, offset: 0 }));
     expect(page.total).toBe(0);
+  });
+
+  it('runs a use case with a recheck again when PostgreSQL aborts it to end a deadlock; without one the victim learns it was a conflict', async () => {
+    const { accountId } = await inContext(() => accounts.createAccount({ companyName: 'Deadlock', email: 'deadlock@d.test' }));
+    const [a, b] = [newSite(accountId, 'a', new Date()), newSite(accountId, 'b', new Date())];
+    await inContext(() => new MikroUnitOfWork(orm.em).transactional(async () => new MikroSiteRepository(orm.em).add(a)));
+    await inContext(() => new MikroUnitOfWork(orm.em).transactional(async () => new MikroSiteRepository(orm.em).add(b)));
+    const lock = (id: string) => orm.em.execute('select id from sites where account_id = ? and id = ? for update', [accountId, id]);
+    /** Two transactions locking the sites in opposite orders, each waiting until the other holds its first. */
+    const crosswise = async (recheck?: () => Promise<void>) => {
+      let attempts = 0;
+      const holding = [Promise.withResolvers<void>(), Promise.withResolvers<void>()];
+      const bothHoldOne = Promise.all(holding.map((h) => h.promise));
+      const run = (index: number, [first, second]: [string, string]) =>
+        inContext(() =>
+          new MikroUnitOfWork(orm.em).transactional(async () => {
+            attempts++;
+            await lock(first);
+            holding[index]!.resolve();
+            await bothHoldOne;
+            await lock(second);
+            return index;
+          }, recheck),
+        );
+      const outcomes = await Promise.allSettled([run(0, [a.id, b.id]), run(1, [b.id, a.id])]);
+      return { attempts, outcomes };
+    };
+
+    let rechecks = 0;
+    const retried = await crosswise(async () => void rechecks++);
+    expect(retried.outcomes).toEqual([{ status: 'fulfilled', value: 0 }, { status: 'fulfilled', value: 1 }]);
+    expect([retried.attempts, rechecks]).toEqual([3, 0]);
+
+    const told = await crosswise();
+    expect(told.attempts).toBe(2);
+    expect(told.outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const victim = told.outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(victim.reason).toMatchObject({ code: 'write_conflict' });
+  });
+
+  it("stores a record made before the transaction when a retry follows a deadlock in the record's own insert", async () => {
+    const { accountId } = await inContext(() => accounts.createAccount({ companyName: 'Planted', email: 'planted@d.test' }));
+    // The insert of a site named "retried" fails once as PostgreSQL fails a deadlock's victim (a sequence is not rolled back).
+    await queryRows(
+      database.url,
+      `create sequence planted_deadlock;
+       create function planted_deadlock() returns trigger language plpgsql as $$
+       begin
+         if nextval('planted_deadlock') = 1 then raise exception 'planted deadlock' using errcode = '40P01'; end if;
+         return new;
+       end $$;
+       create trigger planted_deadlock before insert on sites for each row when (new.name = 'retried') execute function planted_deadlock()`,
+    );
+    try {
+      const site = newSite(accountId, 'retried', new Date());
+      let attempts = 0;
+      await inContext(() =>
+        new MikroUnitOfWork(orm.em).transactional(
+          async () => {
+            attempts++;
+            new MikroSiteRepository(orm.em).add(site);
+          },
+          async () => {},
+        ),
+      );
+      expect(attempts).toBe(2);
+      expect(await queryRows(database.url, 'select id from sites where account_id = $1', [accountId])).toEqual([{ id: site.id }]);
+    } finally {
+      await queryRows(database.url, 'drop trigger planted_deadlock on sites; drop function planted_deadlock; drop sequence planted_deadlock');
+    }
   });
 
   it('consumes a refresh token exactly once under concurrency', async () => {
