@@ -3,7 +3,8 @@
  * the API the way partners send it (96 consecutive quarter hours per meter and request), loads
  * the same kind of rows with raw COPY as the baseline of this run, measures webhook deliveries to a
  * local receiver and what the outbox's fan-out adds to a write, bills a balanced month of 1,000
- * contracts (drafts, then issued invoices per second), creates a SEPA direct debit run of 10,000
+ * contracts (drafts, then issued invoices per second, beside the invoices per second a render pool
+ * makes of such PDFs with nothing else running), creates a SEPA direct debit run of 10,000
  * payments and its file, reads a site over REST under load against a bare Express app and a page of
  * 100 contracts over GraphQL against REST (http-load.ts), and prints one JSON object as the last
  * line of its output. `npm run bench -- --only rest,graphql` runs only those scenarios (SCENARIOS
@@ -15,12 +16,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { parseCli } from '../../app/cli.js';
 import { loadConfig } from '../../app/config.js';
+import { PdfRenderPool } from '../../core/billing/invoices/pdf-render-pool.js';
 import { Api } from '../support/http.js';
+import { billedInvoice } from '../support/invoice-documents.js';
 import { alternate, load, median, startBareExpress } from './http-load.js';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -445,6 +449,30 @@ async function billRunRates(api: Api, url: string, accountId: string): Promise<{
   }
 }
 
+const RENDERED = 1_000;
+
+/**
+ * The baseline of issuing: 1,000 invoices like the bill run's (two pages, two meters, every number
+ * and name its own) rendered by a render pool of the worker's default size (a thread per core) in
+ * this process, with nothing else running: the most invoices per second that PDFs allow here.
+ */
+async function renderPoolRate(): Promise<{ pdf_render_pool_per_s: number }> {
+  const pool = new PdfRenderPool(availableParallelism());
+  try {
+    // Warm-up: threads started, code compiled, the labels' layouts cached.
+    await Promise.all(Array.from({ length: 100 }, (_, i) => pool.render(billedInvoice(RENDERED + i))));
+    const documents = Array.from({ length: RENDERED }, (_, i) => billedInvoice(i));
+    let bytes = 0;
+    const seconds = await timed(async () => {
+      for (const pdf of await Promise.all(documents.map((document) => pool.render(document)))) bytes += pdf.length;
+    });
+    if (bytes < RENDERED * 30_000) throw new Error(`rendered ${bytes} bytes for ${RENDERED} invoices`);
+    return { pdf_render_pool_per_s: Math.round(RENDERED / seconds) };
+  } finally {
+    await pool.close();
+  }
+}
+
 const RUN_PAYMENTS = 10_000;
 
 /**
@@ -665,7 +693,7 @@ const SCENARIOS = {
   aggregate: 'the P1M aggregation of one meter-year',
   balancing: 'balancing a site-year and a new day',
   webhooks: 'webhook deliveries and the outbox write overhead',
-  billing: 'a bill run of 1,000 contracts and a direct debit run of 10,000 payments',
+  billing: 'a bill run of 1,000 contracts, a render pool on 1,000 such invoices, and a direct debit run of 10,000 payments',
   rest: 'GET /v1/sites/{id} against bare Express',
   graphql: 'a page of 100 contracts over GraphQL and over REST',
 } as const;
@@ -788,6 +816,7 @@ async function main(): Promise<void> {
     // After the storage figures: its month of data would change them.
     if (only.has('billing')) {
       Object.assign(figures, await billRunRates(api, url, account.accountId!));
+      Object.assign(figures, await renderPoolRate());
       Object.assign(figures, await paymentRunRates(api, url, account.accountId!));
     }
     // Reads under load, last: they write nothing the figures above depend on.

@@ -167,3 +167,37 @@ export const credit: InvoiceDocument = {
   prepaymentTaxes: [{ percentage: '19.00', netAmount: '252.10', taxAmount: '47.90' }],
   amountDue: '-42.01',
 };
+
+/**
+ * The typical invoice as the `index`th of a bill run: its own number, customer, contract, meters,
+ * quantities and amounts (from a generator seeded by the index), so that documents share what a
+ * run's invoices share (labels, seller, template) and no more. Amounts need not add up: the
+ * renderer prints what it is given.
+ */
+export function billedInvoice(index: number): InvoiceDocument {
+  let seed = index + 1;
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const amount = () => (next() * 300).toFixed(2);
+  const quantity = () => (next() * 900).toFixed(3);
+  return {
+    ...typical,
+    number: `INV-2026-${String(index + 1).padStart(6, '0')}`,
+    customer: { ...typical.customer, name: `${['Erika', 'Jürgen', 'Ayşe', 'Thi Lan'][index % 4]} ${['Meier', 'Schulz', 'Öztürk', 'Nguyen'][index % 3]}`, number: `K-${1000 + index}`, address: address(`Nebenweg ${(index % 97) + 1}`, String(10_000 + (index % 89_999)), 'Beispielhausen') },
+    contractNumber: `V-2026-${index + 1}`,
+    lines: typical.lines.map((item) => ({ ...item, quantity: quantity(), netAmount: amount() })),
+    netTotal: amount(),
+    taxes: typical.taxes.map((tax) => ({ ...tax, netAmount: amount(), taxAmount: amount() })),
+    grossTotal: amount(),
+    prepaymentsTotal: amount(),
+    amountDue: amount(),
+    meters: typical.meters.map((meter, i) => ({
+      ...meter,
+      meterNumber: `1ESY${1_160_000_000 + index * 2 + i}`,
+      consumption: quantity(),
+      previousYearConsumption: quantity(),
+      readings: meter.readings && { ...meter.readings, start: quantity(), end: quantity() },
+    })),
+    priceComponents: typical.priceComponents.map((component) => ({ ...component, netAmount: amount() })),
+    nextPrepayments: typical.nextPrepayments.map((prepayment) => ({ ...prepayment, amount: amount() })),
+  };
+}
