@@ -4,7 +4,7 @@ import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
 import { cacheFragments } from './invoice-pdf-fragments.js';
 import { collectOutput } from './invoice-pdf-output.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
-import { drawText, fitsOneLine } from './invoice-pdf-text.js';
+import { drawText, oneLineWidth } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
 
 /** Millimetres in points. */
@@ -200,7 +200,7 @@ export class PdfLayout {
     return heights.getOrSet(`${bold}|${size}|${width}|${text}`, () => {
       const doc = this.measuring(style);
       // A line's height, as pdfkit measures it (its cursor moved by a line, minus where it was).
-      return fitsOneLine(doc, text, width) ? doc.y + doc.currentLineHeight(true) - doc.y : doc.heightOfString(text, { width });
+      return oneLineWidth(doc, text, width) !== null ? doc.y + doc.currentLineHeight(true) - doc.y : doc.heightOfString(text, { width });
     });
   }
 

@@ -7,10 +7,10 @@ interface OutputInternals {
 
 /**
  * Collects what pdfkit writes of a document from now on, after what it wrote before, and answers the
- * document's bytes once it is finished.
- * pdfkit writes a PDF as a stream, line by line: each line becomes a buffer of its own (copied
- * character by character) and passes through Node's stream machinery, some thousand times per
- * invoice. Here the lines are kept as text and turned into bytes once, with the same offsets.
+ * document's bytes once it is finished. pdfkit writes a PDF as a stream, line by line: each line
+ * becomes a buffer of its own (copied character by character) and passes through Node's stream
+ * machinery, some thousand times per invoice. Here the lines are kept as text and turned into bytes
+ * once, with the same offsets.
  */
 export function collectOutput(doc: PDFKit.PDFDocument): Promise<Buffer> {
   const internals = doc as unknown as OutputInternals;

@@ -53,13 +53,15 @@ const FORCED_BREAK = /[\n\r\v\f\u0085\u2028\u2029\u00ad]/;
 const ONE_LINE_SLACK = 1;
 
 /**
- * Whether pdfkit would set the text, in the document's current font and size, as one line of the
- * width. Most texts of an invoice that change from one document to the next are such lines (names,
- * numbers, dates, amounts), and wrapping them the way pdfkit does (its line breaker, every piece
- * measured) costs more than measuring them.
+ * The text's width, in the document's current font and size, when pdfkit would set it as one line
+ * of `width`; null when it might not. Most texts of an invoice that change from one document to the
+ * next are such lines (names, numbers, dates, amounts), and wrapping them the way pdfkit does (its
+ * line breaker, every piece measured) costs more than measuring them.
  */
-export function fitsOneLine(doc: PDFKit.PDFDocument, text: string, width: number): boolean {
-  return !FORCED_BREAK.test(text) && (doc as unknown as TextInternals).widthOfString(text, {}) <= width - ONE_LINE_SLACK;
+export function oneLineWidth(doc: PDFKit.PDFDocument, text: string, width: number): number | null {
+  if (FORCED_BREAK.test(text)) return null;
+  const measured = (doc as unknown as TextInternals).widthOfString(text, {});
+  return measured <= width - ONE_LINE_SLACK ? measured : null;
 }
 
 /**
@@ -68,8 +70,8 @@ export function fitsOneLine(doc: PDFKit.PDFDocument, text: string, width: number
  * percent (100) divided by 100. The measured width and word count matter to pdfkit only for centred
  * and justified text, links and underlines, none of which are drawn here.
  */
-function oneLine(doc: PDFKit.PDFDocument, text: string, box: TextBox): WrapEvent[] {
-  const line: WrapEvent = { line: text, textWidth: (doc as unknown as TextInternals).widthOfString(text, {}), wordCount: text.trim().split(/\s+/).length, lineWidth: (box.width * 100) / 100 };
+function oneLine(text: string, textWidth: number, box: TextBox): WrapEvent[] {
+  const line: WrapEvent = { line: text, textWidth, wordCount: text.trim().split(/\s+/).length, lineWidth: (box.width * 100) / 100 };
   return box.parent ? ['paragraph', line] : [line];
 }
 
@@ -82,8 +84,9 @@ export function drawText(doc: PDFKit.PDFDocument, fontKey: string, text: string,
   const internals = doc as unknown as TextInternals;
   const key = `${fontKey}|${box.width}|${box.parent ? 'tagged' : ''}|${text}`;
   let events = wrappings.get(key);
-  if (!events && fitsOneLine(doc, text, box.width)) {
-    events = oneLine(doc, text, box);
+  const textWidth = events ? null : oneLineWidth(doc, text, box.width);
+  if (textWidth !== null) {
+    events = oneLine(text, textWidth, box);
     wrappings.set(key, events);
   }
   const lineHeight = internals.currentLineHeight(true);
