@@ -38,7 +38,7 @@ import {
   type InvoicePayment,
   type InvoiceSeller,
 } from './invoice-pdf.js';
-import { E_INVOICE_PROFILES, writeCii } from './e-invoice/cii.js';
+import { E_INVOICE_PROFILES, writeCii, type EInvoiceProfile } from './e-invoice/cii.js';
 import { eInvoiceViolations } from './e-invoice/e-invoice-rules.js';
 import { presentInvoice, presentLineItem } from './invoice-presenter.js';
 import type { InvoiceRepository, LineItemRepository, StoredEInvoice } from './invoices.repository.js';
@@ -231,9 +231,9 @@ function invoiceMeter(window: MeterWindow, points: readonly StoredPoint[], previ
  * refuse (the German BR-DE rules: missing seller contact, post codes, payment data) leaves a plain PDF;
  * `GET /v1/invoices/{id}/e-invoice` names the rules.
  */
-function eInvoiceOf(document: InvoiceDocument, format: InvoiceFormat): InvoicePdfEInvoice | undefined {
-  if (format === 'pdf' || eInvoiceViolations(document).length > 0) return undefined;
-  return format === 'facturx' ? { format, xml: writeCii(document, { profile: 'en16931' }) } : { format, xml: writeCii(document) };
+function pdfEInvoiceOf(format: InvoiceFormat, eInvoices: ReadonlyMap<EInvoiceProfile, string> | null): InvoicePdfEInvoice | undefined {
+  if (format === 'pdf' || !eInvoices) return undefined;
+  return format === 'facturx' ? { format, xml: eInvoices.get('en16931')! } : { format, xml: eInvoices.get('xrechnung')! };
 }
 
 /**
@@ -270,19 +270,22 @@ export class InvoiceDocuments {
   }
 
   private async renderAndStore(accountId: string, documents: ReadonlyArray<[Invoice, InvoiceDocument, Customer]>): Promise<void> {
-    // The PDFs render (on the pool's threads) while this thread writes the e-invoices.
-    const pdfs = Promise.all(
-      documents.map(async ([invoice, document, customer]) => ({ invoiceId: invoice.id, content: await this.deps.renderer.render(document, eInvoiceOf(document, customer.invoiceFormat)) })),
-    );
+    // Each document's e-invoices are written once: stored, and the one its customer's format asks
+    // for embedded in (or visualised by) the PDF. The PDFs render on the pool's threads while this
+    // thread writes the next document's.
     const eInvoices: StoredEInvoice[] = [];
-    for (const [invoice, document] of documents) {
-      if (eInvoiceViolations(document).length === 0) {
-        for (const profile of E_INVOICE_PROFILES) eInvoices.push({ invoiceId: invoice.id, profile, xml: writeCii(document, { profile }) });
-      }
+    const rendering: Promise<{ invoiceId: string; content: Buffer }>[] = [];
+    for (const [invoice, document, customer] of documents) {
+      const written = eInvoiceViolations(document).length === 0 ? new Map(E_INVOICE_PROFILES.map((profile) => [profile, writeCii(document, { profile })] as const)) : null;
+      for (const [profile, xml] of written ?? []) eInvoices.push({ invoiceId: invoice.id, profile, xml });
+      const pdf = this.deps.renderer.render(document, pdfEInvoiceOf(customer.invoiceFormat, written)).then((content) => ({ invoiceId: invoice.id, content }));
+      // Awaited below: a failure while later documents are written must not be an unhandled rejection.
+      pdf.catch(() => undefined);
+      rendering.push(pdf);
     }
+    const rendered = await Promise.all(rendering);
     // The e-invoices first: an invoice counts as rendered once its PDF is stored (withoutPdf), so a
     // crash in between writes both again on the next attempt (both inserts keep what is stored).
-    const rendered = await pdfs;
     await this.deps.invoices.saveEInvoices(accountId, eInvoices);
     await this.deps.invoices.savePdfs(accountId, rendered);
   }
