@@ -29,12 +29,19 @@ export interface LayoutFont {
  */
 const CANDIDATES = ' \u00a0\u202f0123456789.,:;-–+/%€()';
 
+/** Runs side by side, as one run; its advance summed as fontkit's GlyphRun sums it (the positions' advances in order). */
+function concatenate(runs: Run[]): Run {
+  const glyphs = runs.flatMap((run) => run.glyphs);
+  const positions = runs.flatMap((run) => run.positions);
+  let advanceWidth = 0;
+  for (const position of positions) advanceWidth += position.xAdvance;
+  return { glyphs, positions, advanceWidth };
+}
+
 /** Whether fontkit lays out `a + b` as `a` followed by `b`: the same glyphs at the same places. */
 function composes(font: LayoutFont['font'], a: string, b: string): boolean {
   const whole = font.layout(a + b);
-  const parts = [font.layout(a), font.layout(b)];
-  const glyphs = parts.flatMap((run) => run.glyphs);
-  const positions = parts.flatMap((run) => run.positions);
+  const { glyphs, positions } = concatenate([font.layout(a), font.layout(b)]);
   return (
     whole.glyphs.length === glyphs.length &&
     whole.glyphs.every((glyph, i) => glyph.id === glyphs[i]!.id) &&
@@ -61,15 +68,6 @@ function independentCharacters(font: LayoutFont, layoutRun: LayoutFont['layoutRu
 
 /** Per font name and pair of neighbouring characters: whether they lay out as each alone. */
 const neighbours = new Map<string, boolean>();
-
-/** Runs side by side, as one run; its advance summed as fontkit's GlyphRun sums it (the positions' advances in order). */
-function concatenate(runs: Run[]): Run {
-  const glyphs = runs.flatMap((run) => run.glyphs);
-  const positions = runs.flatMap((run) => run.positions);
-  let advanceWidth = 0;
-  for (const position of positions) advanceWidth += position.xAdvance;
-  return { glyphs, positions, advanceWidth };
-}
 
 /**
  * Lays out words with numbers without shaping the numbers: a word is split where its characters
