@@ -84,8 +84,10 @@ describe('bill runs across worker crashes', () => {
   it('finishes both phases after a SIGKILL in the middle of each', async () => {
     const contracts = await billableContracts(a);
     const counts = async (id: string) => (await a.api.get(`/v1/bill-runs/${id}`)).body.counts;
+    // A session waits on a lock of this test's transaction. Others may wait too: once the stalled
+    // batch outlives its lease, a second claim of the run waits on that batch's lock on the run.
     const waitingOnLock = async () =>
-      (await db.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`)).rowCount === 1;
+      ((await db.query(`select 1 from pg_stat_activity where datname = current_database() and pg_backend_pid() = any(pg_blocking_pids(pid))`)).rowCount ?? 0) > 0;
 
     // Phase 1: the third contract (in the order runs draft them) has an uncommitted invoice of this
     // test for the day, so the worker's third batch waits on the exclusion constraint.
