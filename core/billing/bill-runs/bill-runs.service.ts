@@ -245,24 +245,41 @@ export class BillRunsService implements ResourceService<BillRunView> {
     return new Map(contracts.flatMap((c) => (blockers.has(c.customerId) ? [[c.id, blockers.get(c.customerId)!] as const] : [])));
   }
 
-  /** Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit. */
+  /**
+   * Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit.
+   * A batch's PDFs start as soon as it is issued, and the next batch is issued once the previous
+   * batch's PDFs are stored: the render threads always have documents while this thread issues or
+   * assembles. A crash leaves issued invoices without PDFs, which the first step of a resumed phase
+   * renders; a batch whose PDFs fail fails the phase when it is awaited.
+   */
   private async issueDrafts(run: BillRun, token: string): Promise<void> {
     const { deps } = this;
+    deps.documents.prepare();
     const render = (filter: { runId?: string; ids?: readonly string[] }) => deps.uow.apart(() => deps.documents.renderMissing(run.accountId, filter, deps.settings.batchSize));
     while ((await render({ runId: run.id })) > 0);
     const progress = new ProgressThrottle(deps.clock);
-    for (;;) {
-      const issued = await this.batch(async (): Promise<string[] | 'lost'> => {
-        if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
-        const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, deps.settings.batchSize);
-        if (drafts.length === 0) return [];
-        await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
-        if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');
-        return drafts.map((d) => d.id);
-      });
-      if (issued === 'lost') return;
-      if (issued.length === 0) break;
-      await render({ ids: issued });
+    const rendering: Promise<unknown>[] = [];
+    try {
+      for (;;) {
+        const issued = await this.batch(async (): Promise<string[] | 'lost'> => {
+          if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
+          const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, deps.settings.batchSize);
+          if (drafts.length === 0) return [];
+          await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
+          if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');
+          return drafts.map((d) => d.id);
+        });
+        if (issued === 'lost') return;
+        if (issued.length === 0) break;
+        const pdfs = render({ ids: issued });
+        // Awaited below or in the next round: a failure meanwhile must not be an unhandled rejection.
+        pdfs.catch(() => undefined);
+        rendering.push(pdfs);
+        if (rendering.length > 1) await rendering.shift();
+      }
+      await Promise.all(rendering);
+    } finally {
+      await Promise.allSettled(rendering);
     }
     await this.finish(run, 'complete', 'bill_run.complete_success');
   }

@@ -246,6 +246,11 @@ function pdfEInvoiceOf(format: InvoiceFormat, eInvoices: ReadonlyMap<EInvoicePro
 export class InvoiceDocuments {
   constructor(private readonly deps: InvoiceDocumentsDependencies) {}
 
+  /** Gets the renderer ready for documents that are about to come (PdfRenderer.prepare). */
+  prepare(): void {
+    this.deps.renderer.prepare();
+  }
+
   /**
    * Renders and stores the PDF of every issued invoice among `ids`, or of the run, that has none,
    * and with it the e-invoice of each profile (when the rules accept it); answers how many. The

@@ -25,8 +25,8 @@ export type FontName = 'regular' | 'bold';
 
 let fonts: Record<FontName, PDFKit.Mixins.PDFFontSource> | undefined;
 
-/** DejaVu Sans Condensed (free licence), regular and bold, embedded as TrueType subsets. */
-function loadFonts(): Record<FontName, PDFKit.Mixins.PDFFontSource> {
+/** DejaVu Sans Condensed (free licence), regular and bold, embedded as TrueType subsets; parsed on first use. */
+export function prepareFonts(): Record<FontName, PDFKit.Mixins.PDFFontSource> {
   fonts ??= { regular: parsedFont('DejaVuSansCondensed.ttf'), bold: parsedFont('DejaVuSansCondensed-Bold.ttf') };
   return fonts;
 }
@@ -84,7 +84,7 @@ function includeCommonGlyphs(font: EmbeddedFont, characters: string): void {
  * glyphs first, cached subsets.
  */
 export function addFonts(doc: PDFKit.PDFDocument): void {
-  const sources = loadFonts();
+  const sources = prepareFonts();
   for (const name of ['regular', 'bold'] as const) {
     doc.registerFont(name, sources[name]);
     const font = (doc.font(name) as unknown as { _font: EmbeddedFont })._font;

@@ -7,6 +7,8 @@ import { renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.js';
 /** Renders invoice PDFs; the same document always yields the same bytes, wherever it is rendered. */
 export interface PdfRenderer {
   render(document: InvoiceDocument, eInvoice?: InvoicePdfEInvoice): Promise<Buffer>;
+  /** Gets ready for documents that are about to come (a pool starts its threads), without waiting for it. */
+  prepare(): void;
   close(): Promise<void>;
 }
 
@@ -18,7 +20,7 @@ export interface RenderRequest {
 export type RenderResult = { pdf: Uint8Array; error?: never } | { error: string; pdf?: never };
 
 /** Renders in the calling thread (PDF_RENDER_THREADS=0). */
-export const renderInThisThread: PdfRenderer = { render: renderInvoicePdf, close: async () => {} };
+export const renderInThisThread: PdfRenderer = { render: renderInvoicePdf, prepare: () => {}, close: async () => {} };
 
 interface Task extends RenderRequest {
   resolve(pdf: Buffer): void;
@@ -39,8 +41,10 @@ function startThread(): Worker {
 
 /**
  * Renders on up to `threads` worker threads, one document per thread at a time, started when first
- * needed. Rendering is CPU work of some 10 ms per invoice; on its own threads it runs beside the
- * bill run's database work instead of after it. An idle thread does not keep the process alive.
+ * needed or asked to prepare. Rendering is CPU work of some 10 ms per invoice; on its own threads it
+ * runs beside the bill run's database work instead of after it. A thread takes a few hundred
+ * milliseconds of CPU to start (loading the renderer and its fonts), which `prepare` moves to before
+ * the first document. An idle thread does not keep the process alive.
  */
 export class PdfRenderPool implements PdfRenderer {
   private readonly idle: Worker[] = [];
@@ -55,6 +59,14 @@ export class PdfRenderPool implements PdfRenderer {
       this.queue.push({ document, eInvoice, resolve, reject });
       this.dispatch();
     });
+  }
+
+  prepare(): void {
+    while (this.threadCount < this.threads) {
+      const thread = this.start();
+      thread.unref();
+      this.idle.push(thread);
+    }
   }
 
   async close(): Promise<void> {
