@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
+import fc from 'fast-check';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { collectPageContent } from '../../core/billing/invoices/invoice-pdf-pages.js';
+import { PdfLayout } from '../../core/billing/invoices/invoice-pdf-layout.js';
 import { drawText } from '../../core/billing/invoices/invoice-pdf-text.js';
 
 const font = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf');
@@ -13,7 +15,9 @@ type Draw = (doc: PDFKit.PDFDocument, root: PDFKit.PDFStructureElement, text: st
 const pdfkitText: Draw = (doc, root, text, x, y, width, align) => doc.text(text, x, y, { width, align, structParent: root, structType: 'P' });
 const cachedText: Draw = (doc, root, text, x, y, width, align) => drawText(doc, '8', text, { x, y, width, align, parent: root, tag: 'P' });
 
-const texts: Array<[string, number, 'left' | 'right']> = [
+type Placed = [text: string, width: number, align: 'left' | 'right'];
+
+const texts: Placed[] = [
   ['Rechnungsbetrag brutto', 200, 'left'],
   ['257,99 €', 80, 'right'],
   ['Wir ziehen 57,99 € am 17.11.2026 per SEPA-Lastschrift von Ihrem Konto DE89 XXXX XXXX XXXX XX30 00 ein.', 150, 'left'],
@@ -21,10 +25,13 @@ const texts: Array<[string, number, 'left' | 'right']> = [
   ['Ein-sehr-langes-Wort-ohne-Leerzeichen-das-nicht-in-eine-Zeile-passt', 60, 'left'],
   ['Musterstadt-Nord, Zähler 1ESY1160123456 ', 160, 'right'],
   ['1.314,394\u00a0kWh', 43, 'right'],
+  ['1ESY1160000000\nWohnung 3', 80, 'left'],
+  ['521,295 kWh\n01.10.2026', 78, 'right'],
+  ['Erika Meier\nNebenweg 5 \n10005 Beispielhausen', 70, 'left'],
 ];
 
 /** A tagged document with the texts at the top, and the wrapped ones again at the bottom, where they run onto a new page. */
-async function render(draw: Draw, collect = false, compress = true): Promise<Buffer> {
+async function render(draw: Draw, collect = false, compress = true, placed: readonly Placed[] = texts): Promise<Buffer> {
   const doc = new PDFDocument({ autoFirstPage: false, compress, tagged: true, font: '', info: { CreationDate: new Date('2026-11-03T00:00:00Z') } });
   if (collect) collectPageContent(doc);
   const chunks: Buffer[] = [];
@@ -35,7 +42,7 @@ async function render(draw: Draw, collect = false, compress = true): Promise<Buf
   doc.addPage();
   doc.font(font).fontSize(8).fillColor('#1a1a1a');
   let y = 50;
-  for (const [text, width, align] of texts) {
+  for (const [text, width, align] of placed) {
     draw(doc, root, text, 60, y, width, align);
     y += 60;
   }
@@ -61,6 +68,23 @@ describe('invoice PDF text', () => {
     expect(await render(cachedText)).toEqual(expected);
     expect(await render(cachedText)).toEqual(expected);
     expect(expected.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
+  });
+
+  it('draws any text of words and line feeds as pdfkit does, and measures its height as pdfkit does', async () => {
+    const word = fc.stringMatching(/^[0-9A-Za-zÄÖäöß.,€\-]{1,12}$/);
+    const line = fc.array(word, { minLength: 1, maxLength: 4 }).chain((words) => fc.constantFrom(words.join(' '), `${words.join(' ')} `, words.join('\u00a0')));
+    const text = fc.array(fc.oneof(line, fc.constant('')), { minLength: 1, maxLength: 4 }).map((lines) => lines.join('\n'));
+    const placed = fc.tuple(text, fc.integer({ min: 20, max: 160 }), fc.constantFrom('left' as const, 'right' as const));
+    const layout = new PdfLayout({ title: 't', author: 'a', subject: 's', createdAt: new Date('2026-11-03T00:00:00Z'), lang: 'de' }, () => 0);
+    await fc.assert(
+      fc.asyncProperty(fc.array(placed, { minLength: 1, maxLength: 6 }), async (cases) => {
+        const expected = await render(pdfkitText, false, true, cases);
+        expect(await render(cachedText, false, true, cases)).toEqual(expected);
+        expect(await render(cachedText, false, true, cases)).toEqual(expected);
+        for (const [text, width] of cases) expect(layout.heightOf(text, width)).toBe(layout.doc.font('regular').fontSize(8.5).heightOfString(text, { width }));
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('writes the same page content when it collects the operators: the same bytes uncompressed, the same streams once inflated', async () => {

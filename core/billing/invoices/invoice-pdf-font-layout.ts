@@ -66,48 +66,44 @@ function independentCharacters(font: LayoutFont, layoutRun: LayoutFont['layoutRu
   return characters;
 }
 
-/** Per font name and pair of neighbouring characters: whether they lay out as each alone. */
-const neighbours = new Map<string, boolean>();
+/** Per font name, and pair of neighbouring UTF-16 code units (the first times 65,536 plus the second): whether they lay out as each alone. */
+const neighbours = new Map<string, Map<number, boolean>>();
 
 /**
- * Lays out words with numbers without shaping the numbers: a word is split where its characters
- * change between ones whose shaping never depends on their neighbours (no kerning, ligature or
- * contextual form among them, checked pair by pair once per font) and others. The former are put
- * side by side from their single layouts, the latter laid out (and kept in the layout cache) as
- * pieces of their own, which gives the glyphs and positions of the whole word where each pair of
- * characters at a split lays out as each alone (checked once per pair). Other words are shaped whole.
+ * Lays out words with numbers without shaping the numbers: a word is split between two characters
+ * where one of them never depends on its neighbours for its shaping (no kerning, ligature or
+ * contextual form among such characters, checked pair by pair once per font) and the two lay out as
+ * each alone (checked once per pair). Such characters are put side by side from their single
+ * layouts, the pieces between them laid out (and kept in the layout cache) as words of their own;
+ * that gives the glyphs and positions of the whole word. A pair that does not lay out as each alone
+ * (`V-` is kerned) stays together in a piece. A word without a split is shaped whole.
  */
 export function composeIndependentCharacters(font: LayoutFont): void {
   const layoutRun = font.layoutRun.bind(font);
   const characters = independentCharacters(font, layoutRun);
-  const separable = (a: string, b: string) => {
-    const key = `${font.name}|${a}|${b}`;
-    let value = neighbours.get(key);
-    if (value === undefined) neighbours.set(key, (value = composes(font.font, a, b)));
+  let pairs = neighbours.get(font.name);
+  if (!pairs) neighbours.set(font.name, (pairs = new Map()));
+  const known = pairs;
+  const separable = (text: string, i: number) => {
+    const key = text.charCodeAt(i - 1) * 65_536 + text.charCodeAt(i);
+    let value = known.get(key);
+    if (value === undefined) known.set(key, (value = composes(font.font, text[i - 1]!, text[i]!)));
     return value;
   };
   font.layoutRun = (text, features) => {
     if (features !== undefined || text.length < 2) return layoutRun(text, features);
     const runs: Run[] = [];
     let pieceStart = 0;
-    let previous: string | undefined;
-    for (let i = 0; i < text.length; i++) {
-      const char = text[i]!;
-      const single = characters.get(char);
-      const split = previous !== undefined && (single !== undefined || characters.has(previous));
-      if (split) {
-        if (!separable(previous!, char)) return layoutRun(text, features);
-        if (pieceStart < i) runs.push(font.layoutCached(text.slice(pieceStart, i)));
-        pieceStart = i;
-      }
-      if (single) {
-        runs.push(single);
-        pieceStart = i + 1;
-      }
-      previous = char;
+    const endPiece = (end: number) => {
+      const piece = text.slice(pieceStart, end);
+      runs.push((piece.length === 1 && characters.get(piece)) || font.layoutCached(piece));
+      pieceStart = end;
+    };
+    for (let i = 1; i < text.length; i++) {
+      if ((characters.has(text[i - 1]!) || characters.has(text[i]!)) && separable(text, i)) endPiece(i);
     }
     if (pieceStart === 0) return layoutRun(text, features);
-    if (pieceStart < text.length) runs.push(font.layoutCached(text.slice(pieceStart)));
+    endPiece(text.length);
     return concatenate(runs);
   };
 }

@@ -59,7 +59,8 @@ const ONE_LINE_SLACK = 1;
  * line breaker, every piece measured) costs more than measuring them.
  */
 export function oneLineWidth(doc: PDFKit.PDFDocument, text: string, width: number): number | null {
-  if (FORCED_BREAK.test(text)) return null;
+  // pdfkit sets no line (and tags no paragraph) for an empty text.
+  if (text.length === 0 || FORCED_BREAK.test(text)) return null;
   const measured = (doc as unknown as TextInternals).widthOfString(text, {});
   return measured <= width - ONE_LINE_SLACK ? measured : null;
 }
