@@ -71,7 +71,7 @@ describe('invoice PDF text', () => {
   });
 
   it('draws any text of words and line feeds as pdfkit does, and measures its height as pdfkit does', async () => {
-    const word = fc.stringMatching(/^[0-9A-Za-zÄÖäöß.,€\-]{1,12}$/);
+    const word = fc.stringMatching(/^[0-9A-Za-zÄÖäöß.,€-]{1,12}$/);
     const line = fc.array(word, { minLength: 1, maxLength: 4 }).chain((words) => fc.constantFrom(words.join(' '), `${words.join(' ')} `, words.join('\u00a0')));
     const text = fc.array(fc.oneof(line, fc.constant('')), { minLength: 1, maxLength: 4 }).map((lines) => lines.join('\n'));
     const placed = fc.tuple(text, fc.integer({ min: 20, max: 160 }), fc.constantFrom('left' as const, 'right' as const));
