@@ -4,7 +4,7 @@
  * the same kind of rows with raw COPY as the baseline of this run, measures webhook deliveries to a
  * local receiver and what the outbox's fan-out adds to a write, bills a balanced month of 1,000
  * contracts (drafts, then issued invoices per second, beside the invoices per second a render pool
- * makes of such PDFs with nothing else running), creates a SEPA direct debit run of 10,000
+ * makes of such PDFs with nothing else running and the CPU one of them costs), creates a SEPA direct debit run of 10,000
  * payments and its file, reads a site over REST under load against a bare Express app and a page of
  * 100 contracts over GraphQL against REST (http-load.ts), and prints one JSON object as the last
  * line of its output. `npm run bench -- --only rest,graphql` runs only those scenarios (SCENARIOS
@@ -22,6 +22,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { parseCli } from '../../app/cli.js';
 import { loadConfig } from '../../app/config.js';
+import { renderInvoicePdf } from '../../core/billing/invoices/invoice-pdf.js';
 import { PdfRenderPool } from '../../core/billing/invoices/pdf-render-pool.js';
 import { Api } from '../support/http.js';
 import { billedInvoice } from '../support/invoice-documents.js';
@@ -475,6 +476,20 @@ async function renderPoolRate(): Promise<{ pdf_render_pool_per_s: number }> {
   }
 }
 
+/**
+ * What one such PDF costs: 500 of them rendered one after another in this thread after 50
+ * warm-ups, as the process's CPU time per invoice (garbage collection included). The pool's rate
+ * above is at most the cores divided by this.
+ */
+async function renderCost(): Promise<{ pdf_render_cpu_ms: number }> {
+  for (let i = 0; i < 50; i++) await renderInvoicePdf(billedInvoice(2 * RENDERED + i));
+  const documents = Array.from({ length: 500 }, (_, i) => billedInvoice(3 * RENDERED + i));
+  const before = process.cpuUsage();
+  for (const document of documents) await renderInvoicePdf(document);
+  const { user, system } = process.cpuUsage(before);
+  return { pdf_render_cpu_ms: Number(((user + system) / 1000 / documents.length).toFixed(2)) };
+}
+
 const RUN_PAYMENTS = 10_000;
 
 /**
@@ -819,6 +834,7 @@ async function main(): Promise<void> {
     if (only.has('billing')) {
       Object.assign(figures, await billRunRates(api, url, account.accountId!));
       Object.assign(figures, await renderPoolRate());
+      Object.assign(figures, await renderCost());
       Object.assign(figures, await paymentRunRates(api, url, account.accountId!));
     }
     // Reads under load, last: they write nothing the figures above depend on.
