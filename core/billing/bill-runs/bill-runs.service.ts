@@ -247,10 +247,11 @@ export class BillRunsService implements ResourceService<BillRunView> {
 
   /**
    * Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit.
-   * A batch's PDFs start as soon as it is issued, and the next batch is issued once the previous
-   * batch's PDFs are stored: the render threads always have documents while this thread issues or
-   * assembles. A crash leaves issued invoices without PDFs, which the first step of a resumed phase
-   * renders; a batch whose PDFs fail fails the phase when it is awaited.
+   * A batch's PDFs render while the next batch is issued, and a batch is issued only once the PDFs
+   * of the batch before the previous one are stored: at most two batches' PDFs are in flight, and
+   * the render threads need not wait for an issuing transaction. A crash leaves issued invoices
+   * without PDFs, which the first step of a resumed phase renders; a batch whose PDFs fail fails the
+   * phase when it is awaited.
    */
   private async issueDrafts(run: BillRun, token: string): Promise<void> {
     const { deps } = this;
