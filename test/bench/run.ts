@@ -711,6 +711,7 @@ const SCENARIOS = {
   balancing: 'balancing a site-year and a new day',
   webhooks: 'webhook deliveries and the outbox write overhead',
   billing: 'a bill run of 1,000 contracts, a render pool on 1,000 such invoices, and a direct debit run of 10,000 payments',
+  pdf: 'the invoice PDFs of billing alone: a render pool on 1,000 bill-run-like invoices, and the CPU one of them costs',
   rest: 'GET /v1/sites/{id} against bare Express',
   graphql: 'a page of 100 contracts over GraphQL and over REST',
 } as const;
@@ -831,12 +832,13 @@ async function main(): Promise<void> {
     }
     await client.end();
     // After the storage figures: its month of data would change them.
-    if (only.has('billing')) {
-      Object.assign(figures, await billRunRates(api, url, account.accountId!));
+    if (only.has('billing')) Object.assign(figures, await billRunRates(api, url, account.accountId!));
+    // Issuing's baseline, and on its own a quick measure of the renderer.
+    if (only.has('billing') || only.has('pdf')) {
       Object.assign(figures, await renderPoolRate());
       Object.assign(figures, await renderCost());
-      Object.assign(figures, await paymentRunRates(api, url, account.accountId!));
     }
+    if (only.has('billing')) Object.assign(figures, await paymentRunRates(api, url, account.accountId!));
     // Reads under load, last: they write nothing the figures above depend on.
     if (only.has('rest')) Object.assign(figures, await restReadRates(api, service, site.id));
     if (only.has('graphql')) Object.assign(figures, await contractsPageRates(api, service));
