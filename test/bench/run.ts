@@ -4,11 +4,11 @@
  * the same kind of rows with raw COPY as the baseline of this run, measures webhook deliveries to a
  * local receiver and what the outbox's fan-out adds to a write, bills a balanced month of 1,000
  * contracts (drafts, then issued invoices per second, beside the invoices per second a render pool
- * makes of such PDFs with nothing else running and the CPU one of them costs), creates a SEPA direct debit run of 10,000
- * payments and its file, reads a site over REST under load against a bare Express app and a page of
- * 100 contracts over GraphQL against REST (http-load.ts), and prints one JSON object as the last
- * line of its output. `npm run bench -- --only rest,graphql` runs only those scenarios (SCENARIOS
- * names them all) and prints the figures of those.
+ * makes of such PDFs with nothing else running and the CPU one of them costs), creates a SEPA
+ * direct debit run of 10,000 payments and its file, reads a site over REST under load against a
+ * bare Express app and a page of 100 contracts over GraphQL against REST (http-load.ts), and prints
+ * one JSON object as the last line of its output. `npm run bench -- --only rest,graphql` runs only
+ * those scenarios (SCENARIOS names them all) and prints the figures of those.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -399,12 +399,12 @@ async function expectMonthBalanced(api: Api, siteIds: readonly string[]): Promis
   }
 }
 
-/** Polls the run every 20 ms until it is in `state`; a failed run, or 5 minutes, throws with its body. */
 /**
  * Polls the run every 100 ms until it reaches `state`; answers it and the seconds from `startedAt`
  * (this machine's clock, read before the request that started the phase) to its `updatedAt`, the
  * moment the worker finished the phase. The figure is the worker's, not the polls': they neither
- * round it up nor load the service while it is measured.
+ * round it up nor load the service while it is measured. A failed run, or 5 minutes, throws with
+ * its body.
  */
 async function runReaches(api: Api, id: string, state: string, startedAt: number): Promise<{ run: Record<string, any>; seconds: number }> {
   for (;;) {
