@@ -75,6 +75,8 @@ export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): P
   await queue.work<DeliverWebhooksJob>(WEBHOOK_QUEUE, (job) => reported(deps, 'webhook delivery', job, () => webhooks.deliver(job)), config.WEBHOOK_CONCURRENCY);
   // A lease on each run keeps one worker on it; a crashed worker's run is resumed by the sweep.
   await queue.work<BillRunJob>(BILL_RUN_QUEUE, (job) => reported(deps, 'bill run', job, () => billRuns.work(job)), 2);
+  // Render threads take some hundred milliseconds of CPU each to start; idle, they do not keep the process alive.
+  billRuns.prepare();
   const sweeps = [
     every(config.BALANCING_SWEEP_SECONDS, 'balancing sweep', deps, () => balancing.scheduleDirtySites()),
     every(config.WEBHOOK_POLL_SECONDS, 'webhook sweep', deps, () => webhooks.scheduleDue()),

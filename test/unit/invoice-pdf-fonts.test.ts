@@ -53,6 +53,19 @@ describe('invoice PDF fonts', () => {
     expect([await fresh.renderInvoicePdf(named('Zoå Ëngström')), await fresh.renderInvoicePdf(typical)]).toEqual(warm.reverse());
   });
 
+  it('renders the same bytes in a prepared renderer (a render thread) as in an unprepared one', async () => {
+    const fresh = async () => {
+      vi.resetModules();
+      return [await import('../../core/billing/invoices/invoice-pdf.js'), await import('../../core/billing/invoices/invoice-pdf-fonts.js')] as const;
+    };
+    const [unprepared] = await fresh();
+    const expected = [await unprepared.renderInvoicePdf(typical), await unprepared.renderInvoicePdf(english)];
+    const [prepared, fonts] = await fresh();
+    expect(prepared.renderInvoicePdf).not.toBe(unprepared.renderInvoicePdf);
+    fonts.prepareRenderer();
+    expect([await prepared.renderInvoicePdf(typical), await prepared.renderInvoicePdf(english)]).toEqual(expected);
+  });
+
   it('embeds the same subsets for documents that use only common characters', async () => {
     const one = fontPrograms(await renderInvoicePdf(typical));
     const other = fontPrograms(await renderInvoicePdf({ ...typical, customer: { ...typical.customer, name: 'Jürgen Quast-Öztürk' }, amountDue: '1234.56' }));

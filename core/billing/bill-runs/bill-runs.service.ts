@@ -246,6 +246,14 @@ export class BillRunsService implements ResourceService<BillRunView> {
   }
 
   /**
+   * Gets the PDF renderer ready (a render pool starts its threads, which load the renderer and its
+   * fonts), so that a worker's first bill run does not pay for it while issuing.
+   */
+  prepare(): void {
+    this.deps.documents.prepare();
+  }
+
+  /**
    * Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit.
    * A batch's PDFs render while the next batch is issued, and a batch is issued only once the PDFs
    * of the batch before the previous one are stored: at most two batches' PDFs are in flight, and

@@ -1,18 +1,29 @@
 import { parentPort } from 'node:worker_threads';
-import { prepareFonts } from './invoice-pdf-fonts.js';
+import { prepareRenderer } from './invoice-pdf-fonts.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 import type { RenderRequest, RenderResult } from './pdf-render-pool.js';
 
-// Parsed while the thread waits for its first document.
-prepareFonts();
+// Done while the thread waits for its first document.
+prepareRenderer();
+
+/**
+ * A PDF's bytes handed over rather than copied, when they fill a memory of their own (as a
+ * document's tens of kilobytes do); a small buffer may share Node's pool with others and is copied.
+ */
+function transferable(pdf: Buffer): ArrayBuffer[] {
+  return pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength && pdf.buffer instanceof ArrayBuffer ? [pdf.buffer] : [];
+}
 
 /** A thread of the PDF render pool: renders one document per message and answers its bytes or why not. */
 parentPort!.on('message', async ({ document, eInvoice }: RenderRequest) => {
   let result: RenderResult;
+  let transfer: ArrayBuffer[] = [];
   try {
-    result = { pdf: await renderInvoicePdf(document, eInvoice) };
+    const pdf = await renderInvoicePdf(document, eInvoice);
+    result = { pdf };
+    transfer = transferable(pdf);
   } catch (error) {
     result = { error: error instanceof Error ? error.message : String(error) };
   }
-  parentPort!.postMessage(result);
+  parentPort!.postMessage(result, transfer);
 });
