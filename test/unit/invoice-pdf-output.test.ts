@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { addFonts } from '../../core/billing/invoices/invoice-pdf-fonts.js';
 import { collectOutput } from '../../core/billing/invoices/invoice-pdf-output.js';
+import { cacheOutputIntent } from '../../core/billing/invoices/invoice-pdf-output-intent.js';
 
 /** pdfkit's own output: the chunks its stream emits. */
 function streamed(doc: PDFKit.PDFDocument): Promise<Buffer> {
@@ -41,6 +42,18 @@ describe('invoice PDF output', () => {
     const expected = await write(streamed);
     expect(expected.subarray(0, 8).toString('latin1')).toBe('%PDF-1.7');
     expect(await write(collectOutput)).toEqual(expected);
+  });
+
+  it("writes the colour output intent with pdfkit's bytes from the profile compressed once", async () => {
+    const expected = await write(streamed);
+    expect(expected.toString('latin1')).toMatch(/\/OutputIntents \[\d+ 0 R\]/);
+    expect(expected.toString('latin1')).toContain('/DestOutputProfile');
+    const cached = (doc: PDFKit.PDFDocument) => {
+      cacheOutputIntent(doc);
+      return streamed(doc);
+    };
+    expect(await write(cached)).toEqual(expected);
+    expect(await write(cached)).toEqual(expected);
   });
 
   it('answers a document that fails to finish with its error', async () => {

@@ -3,6 +3,7 @@ import { BoundedCache } from '../../caching/bounded-cache.js';
 import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
 import { cacheFragments } from './invoice-pdf-fragments.js';
 import { collectOutput } from './invoice-pdf-output.js';
+import { cacheOutputIntent } from './invoice-pdf-output-intent.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
 import { drawText, oneLineWidth } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
@@ -160,6 +161,7 @@ export class PdfLayout {
       };
     }
     addFonts(doc);
+    cacheOutputIntent(doc);
     cacheFragments(doc, sharedGlyphCount);
     collectPageContent(doc);
     this.rendered = collectOutput(doc);
