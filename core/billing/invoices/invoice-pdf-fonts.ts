@@ -74,9 +74,37 @@ const sharedGlyphCounts = new Map<string, number>();
 /** The number of glyphs every document's subset of the font starts with, in the same order (0 for a font not added here). */
 export const sharedGlyphCount = (font: EmbeddedFont): number => sharedGlyphCounts.get(font.name) ?? 0;
 
-/** Includes the common characters' glyphs in the font's subset, as if text had used each of them. */
+/** What a font's subset holds once the common characters are included: its glyphs, their subset ids, widths and code points. */
+interface CommonSubset {
+  glyphs: number[];
+  mapping: Record<number, number>;
+  widths: number[];
+  unicode: number[][];
+}
+
+/** Per font name, the common subset as the first document's font had it. */
+const commonSubsets = new Map<string, CommonSubset>();
+
+/**
+ * Includes the common characters' glyphs in the font's subset, as if text had used each of them.
+ * Laying each out and including its glyphs is the same work for every document: a new document's
+ * font starts from a copy of what the first one had.
+ */
 function includeCommonGlyphs(font: EmbeddedFont, characters: string): void {
+  const fresh = font.subset.glyphs.length === 1;
+  const common = fresh ? commonSubsets.get(font.name) : undefined;
+  if (common) {
+    font.subset.glyphs = [...common.glyphs];
+    font.subset.mapping = { ...common.mapping };
+    font.widths = [...common.widths];
+    font.unicode = [...common.unicode];
+    return;
+  }
   for (const char of characters) font.encode(char);
+  if (fresh) {
+    const { subset, widths, unicode } = font;
+    commonSubsets.set(font.name, { glyphs: [...subset.glyphs], mapping: { ...subset.mapping }, widths: [...widths], unicode: [...unicode] });
+  }
 }
 
 /**
