@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { BoundedCache } from '../../caching/bounded-cache.js';
+import { cacheColors } from './invoice-pdf-colors.js';
 import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
 import { cacheFragments } from './invoice-pdf-fragments.js';
 import { collectOutput } from './invoice-pdf-output.js';
@@ -162,6 +163,7 @@ export class PdfLayout {
     }
     addFonts(doc);
     cacheOutputIntent(doc);
+    cacheColors(doc);
     cacheFragments(doc, sharedGlyphCount);
     collectPageContent(doc);
     this.rendered = collectOutput(doc);
