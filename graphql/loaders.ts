@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Actor } from '../core/auth/actor.js';
 import type { ContractMeterView, ContractView } from '../core/contracts/contracts.commands.js';
+import type { PaymentRunItemView } from '../core/payments/payment-runs.commands.js';
 import type { Services } from '../core/services.js';
 
 type Batch<V> = (ids: readonly string[]) => Promise<V[]>;
@@ -26,7 +27,22 @@ export function createLoaders(actor: Actor, services: Services, today: string) {
     const found = new Map((await services.contractMeters.activeOnDate(actor, meterIds, today)).map((a) => [a.meterId, a]));
     return meterIds.map((id) => found.get(id) ?? null);
   });
+  // A run can hold thousands of items: each page asked for is read per run in SQL, one statement per page.
+  const runItems = new Map<string, DataLoader<string, PaymentRunItemView[]>>();
+  const paymentRunItems = (page: Record<string, unknown>) => {
+    const key = JSON.stringify(page);
+    let loader = runItems.get(key);
+    if (!loader) {
+      loader = new DataLoader(async (runIds) => {
+        const byRun = await services.paymentRuns.itemsOfRuns(actor, runIds, page);
+        return runIds.map((id) => byRun.get(id) ?? []);
+      });
+      runItems.set(key, loader);
+    }
+    return loader;
+  };
   return {
+    paymentRunItems,
     site: byId((ids) => services.sites.getMany(actor, ids)),
     meter: byId((ids) => services.meters.getMany(actor, ids)),
     customer: byId((ids) => services.customers.getMany(actor, ids)),

@@ -51,6 +51,8 @@ export interface PaymentRunRepository extends ResourceRepository<PaymentRun, { s
   /** Written at once (one statement per chunk), not through the unit of work. */
   insertItems(items: readonly PaymentRunItem[]): Promise<void>;
   items(accountId: string, runId: string, page?: PageQuery): Promise<Page<RunItemRow>>;
+  /** A page of the items of each of the runs, in file order; a run with none on that page is absent. */
+  itemsOfRuns(accountId: string, runIds: readonly string[], page: PageQuery): Promise<Map<string, RunItemRow[]>>;
   counts(accountId: string, runIds: readonly string[]): Promise<Map<string, RunCounts>>;
   /** The run's items no longer hold their payments (the run closed or was cancelled). */
   release(accountId: string, runId: string): Promise<void>;

@@ -112,6 +112,13 @@ export class PaymentRunsService implements ResourceService<PaymentRunView> {
     return { data: items.map(presentItem), total };
   }
 
+  /** A page of the items of each run of the actor's account among `runIds` (a list's runs, with one statement for all). */
+  async itemsOfRuns(actor: Actor, runIds: readonly string[], query: unknown): Promise<Map<string, PaymentRunItemView[]>> {
+    const page = parseInput(listPaymentRunItemsQuery, query, { unknownCode: 'unknown_parameter' });
+    const byRun = await this.deps.paymentRuns.itemsOfRuns(actor.accountId, runIds, page);
+    return new Map([...byRun].map(([runId, items]) => [runId, items.map(presentItem)]));
+  }
+
   /** The SEPA XML; a cancelled run has none to send (409). */
   async file(actor: Actor, id: string): Promise<{ xml: string; fileName: string }> {
     const run = await loadOwned(this.deps.paymentRuns, actor, 'payment run', id);

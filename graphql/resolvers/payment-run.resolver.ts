@@ -17,8 +17,8 @@ export class PaymentRunResolver extends crudResolver({
   service: ({ services }) => services.paymentRuns,
 }) {
   @FieldResolver(() => [PaymentRunItemType], { description: 'The payments of the run in file order, with their state now' })
-  async items(@Root() run: PaymentRunView, @Args(() => ListArgs) page: ListArgs, @Ctx() { actor, services }: GraphQLContext) {
-    return (await services.paymentRuns.items(actor, run.id, toPlain(page))).data;
+  items(@Root() run: PaymentRunView, @Args(() => ListArgs) page: ListArgs, @Ctx() { loaders }: GraphQLContext) {
+    return loaders.paymentRunItems(toPlain(page)).load(run.id);
   }
 
   @Mutation(() => PaymentRunType, { description: 'Cancels an open run while no payment has an outcome; its payments return to pending' })

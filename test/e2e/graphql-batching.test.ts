@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarDateOf } from '../../core/domain/time/calendar-date.js';
+import { earliestCollectionDate } from '../../core/domain/time/target2.js';
 import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
 import { create, fixtures } from '../support/fixtures.js';
 
@@ -24,9 +26,9 @@ describe('GraphQL relations through DataLoaders', () => {
     }
   }
 
-  async function countStatements(): Promise<number> {
+  async function countStatements(query = QUERY): Promise<number> {
     statements = [];
-    const response = await acme.api.graphql(QUERY);
+    const response = await acme.api.graphql(query);
     expect(response.body.errors).toBeUndefined();
     return statements.length;
   }
@@ -51,5 +53,39 @@ describe('GraphQL relations through DataLoaders', () => {
     expect(large).toBe(small);
     expect(small).toBeGreaterThanOrEqual(6);
     expect(large).toBeLessThanOrEqual(16);
+  });
+
+  it('reads a page of items for each of a page of payment runs with one statement, whatever the number of runs', async () => {
+    const site = await fixtures.site(acme.api);
+    const product = await fixtures.product(acme.api);
+    const customer = await fixtures.customer(acme.api);
+    const contract = await fixtures.contract(acme.api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id });
+    await create(acme.api, '/v1/payment-methods', { customerId: customer.id, type: 'sepa_direct_debit', accountHolder: 'Anna Meyer', iban: 'DE89370400440532013000', mandateReference: 'M-1', mandateSignedAt: '2026-01-01' });
+    const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+    /** A run of the account's pending prepayments, after adding these. */
+    let day = 10;
+    const run = async (...amounts: string[]) => {
+      for (const amount of amounts) await create(acme.api, '/v1/payments', { contractId: contract.id, amount, type: 'prepayment', dueDate: `2026-03-${day++}` });
+      return create(acme.api, '/v1/payment-runs', { type: 'direct_debit', collectionDate, dueUntil: '2026-12-31' });
+    };
+    const query = '{ paymentRuns(limit: 10) { data { id all: items(limit: 5) { amount paymentId } first: items(limit: 1) { amount } second: items(limit: 1, offset: 1) { amount } } } }';
+    const runs = [await run('1.00', '2.00')];
+    const one = await countStatements(query);
+    runs.push(await run('3.00'), await run('4.00'));
+    const three = await countStatements(query);
+    expect(three).toBe(one);
+
+    const { data } = (await acme.api.graphql(query)).body;
+    expect(data.paymentRuns.data.map((r: any) => r.id)).toEqual(runs.map((r) => r.id));
+    for (const [i, graph] of data.paymentRuns.data.entries()) {
+      const rest = (await acme.api.get(`/v1/payment-runs/${runs[i]!.id}/items`)).body.data as Record<string, any>[];
+      expect(graph.all).toEqual(rest.map((item) => ({ amount: item.amount, paymentId: item.paymentId })));
+      expect(graph.first).toEqual(graph.all.slice(0, 1).map(({ amount }: any) => ({ amount })));
+      expect(graph.second).toEqual(graph.all.slice(1, 2).map(({ amount }: any) => ({ amount })));
+    }
+    expect(data.paymentRuns.data.map((r: any) => r.all.map((item: any) => item.amount).sort())).toEqual([['1.00', '2.00'], ['3.00'], ['4.00']]);
+
+    const invalid = await acme.api.graphql('{ paymentRuns(limit: 10) { data { items(limit: 0) { amount } } } }');
+    expect(invalid.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', errors: [{ path: 'limit', code: 'out_of_range' }] });
   });
 });

@@ -243,6 +243,25 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
     return { items: rows.map((r) => this.item(accountId, r)), total: Number(count!.total) };
   }
 
+  async itemsOfRuns(accountId: string, runIds: readonly string[], page: PageQuery): Promise<Map<string, RunItemRow[]>> {
+    const rows = await this.em.execute<ItemSqlRow[]>(
+      `select * from (
+          select ${ITEM_COLUMNS}, row_number() over (partition by i.payment_run_id order by i.position) as place
+            from payment_run_items i join payments p on p.account_id = i.account_id and p.id = i.payment_id
+            where i.account_id = ? and i.payment_run_id in (select value::uuid from json_array_elements_text(?::json))
+        ) items
+        where place > ? and place <= ? order by payment_run_id, position`,
+      [accountId, JSON.stringify(runIds), page.offset, page.offset + page.limit],
+    );
+    const byRun = new Map<string, RunItemRow[]>();
+    for (const row of rows) {
+      const items = byRun.get(row.payment_run_id) ?? [];
+      if (items.length === 0) byRun.set(row.payment_run_id, items);
+      items.push(this.item(accountId, row));
+    }
+    return byRun;
+  }
+
   private item(accountId: string, r: ItemSqlRow): RunItemRow {
     return Object.assign(new PaymentRunItem(), {
       accountId,
