@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 
-/** The parts of pdfkit 0.20's PDF/A support (its PDFA mixin) used here; invoice-pdf-output-intent.test.ts guards them. */
+/** The parts of pdfkit 0.20's PDF/A support (its PDFA mixin) used here; invoice-pdf-output.test.ts guards them. */
 interface OutputIntentInternals {
   _root: { data: Record<string, unknown> };
   ref(data: Record<string, unknown>): { end(chunk?: Uint8Array): void };
