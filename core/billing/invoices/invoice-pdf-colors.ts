@@ -1,3 +1,5 @@
+import { captureContent } from './invoice-pdf-content.js';
+
 /** The parts of pdfkit 0.20's colour handling (ColorMixin) used here; invoice-pdf-colors.test.ts guards them. */
 interface ColorInternals {
   addContent(data: string): unknown;
@@ -20,19 +22,12 @@ export function cacheColors(doc: PDFKit.PDFDocument): void {
     const key = `${stroke ? 'stroke' : 'fill'}${color}`;
     const written = operators.get(key);
     if (!written) {
-      const captured: string[] = [];
-      const addContent = internals.addContent;
-      internals.addContent = (data) => {
-        captured.push(data);
-        return addContent.call(doc, data);
-      };
-      try {
-        if (!original(color, stroke)) return false;
-      } finally {
-        internals.addContent = addContent;
-      }
-      operators.set(key, captured);
-      return true;
+      let set = false;
+      const captured = captureContent(doc, () => {
+        set = original(color, stroke);
+      });
+      if (set) operators.set(key, captured);
+      return set;
     }
     for (const data of written) internals.addContent(data);
     return true;

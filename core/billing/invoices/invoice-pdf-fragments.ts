@@ -1,4 +1,5 @@
 import { BoundedCache } from '../../caching/bounded-cache.js';
+import { captureContent } from './invoice-pdf-content.js';
 import type { EmbeddedFont } from './invoice-pdf-font-embed.js';
 
 /** The options of pdfkit 0.20's _fragment() that change what it writes beyond the position. */
@@ -92,17 +93,7 @@ export function cacheFragments(doc: PDFKit.PDFDocument, sharedGlyphs: (font: Emb
     const key = `${font.id}|${font.name}|${size}|${text}`;
     let fragment = fragments.get(key);
     if (fragment === undefined) {
-      const written: string[] = [];
-      const addContent = internals.addContent;
-      internals.addContent = (data) => {
-        written.push(data);
-        return addContent.call(doc, data);
-      };
-      try {
-        original(raw, x, y, options);
-      } finally {
-        internals.addContent = addContent;
-      }
+      const written = captureContent(doc, () => original(raw, x, y, options));
       const split = fragmentOf(written, sharedGlyphs(font));
       fragment = split && { ...split, trimmedWidth: internals.widthOfString(text.replace(/\s+$/, ''), options) };
       fragments.set(key, fragment);
