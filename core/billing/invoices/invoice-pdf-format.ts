@@ -83,7 +83,7 @@ export class Format {
     const match = datePattern.exec(value);
     if (!match) throw new Error(`Not a calendar date: ${value}`);
     let [, year, month, day] = match as unknown as [string, string, string, string];
-    // An invoice shows some forty dates: parsing each into a Date and printing it back cost more than the rest of their formatting.
+    // An invoice shows some 35 dates: parsing each into a Date and printing it back cost more than the rest of their formatting.
     if (shiftDays !== 0) {
       const shifted = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day) + shiftDays));
       year = String(shifted.getUTCFullYear()).padStart(4, '0');

@@ -41,7 +41,7 @@ function startThread(): Worker {
 
 /**
  * Renders on up to `threads` worker threads, one document per thread at a time, started when first
- * needed or asked to prepare. Rendering is CPU work of some 4–8 ms per invoice; on its own threads it
+ * needed or asked to prepare. Rendering is CPU work of some 4–13 ms per invoice, by machine; on its own threads it
  * runs beside the bill run's database work instead of after it. A thread takes a few hundred
  * milliseconds of CPU to start (loading the renderer and its fonts), which `prepare` moves to before
  * the first document. An idle thread does not keep the process alive.

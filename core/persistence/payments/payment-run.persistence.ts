@@ -120,6 +120,9 @@ const ITEM_COLUMNS = `i.payment_run_id, i.payment_id, i.open, i.position, i.cust
   i.sequence_type, i.mandate_reference, i.mandate_signed_at::text, i.name, i.iban, i.bic, i.address, i.remittance, i.end_to_end_id, i.created_at,
   p.state, p.invoice_id`;
 
+/** A run's items, each beside its payment as it is now. */
+const ITEMS_WITH_PAYMENTS = 'payment_run_items i join payments p on p.account_id = i.account_id and p.id = i.payment_id';
+
 export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRun, { state?: PaymentRunState; type?: PaymentRunType }> implements PaymentRunRepository {
   constructor(em: EntityManager) {
     super(em, PaymentRunEntity);
@@ -235,7 +238,7 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
   async items(accountId: string, runId: string, page?: PageQuery): Promise<Page<RunItemRow>> {
     const window = page ? ` limit ${page.limit} offset ${page.offset}` : '';
     const rows = await this.em.execute<ItemSqlRow[]>(
-      `select ${ITEM_COLUMNS} from payment_run_items i join payments p on p.account_id = i.account_id and p.id = i.payment_id
+      `select ${ITEM_COLUMNS} from ${ITEMS_WITH_PAYMENTS}
         where i.account_id = ? and i.payment_run_id = ? order by i.position${window}`,
       [accountId, runId],
     );
@@ -247,7 +250,7 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
     const rows = await this.em.execute<ItemSqlRow[]>(
       `select * from (
           select ${ITEM_COLUMNS}, row_number() over (partition by i.payment_run_id order by i.position) as place
-            from payment_run_items i join payments p on p.account_id = i.account_id and p.id = i.payment_id
+            from ${ITEMS_WITH_PAYMENTS}
             where i.account_id = ? and i.payment_run_id in (select value::uuid from json_array_elements_text(?::json))
         ) items
         where place > ? and place <= ? order by payment_run_id, position`,
@@ -295,7 +298,7 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
     // Payment states changed in this unit of work (an outcome, a cancel) are written first.
     await this.em.flush();
     const rows = await this.em.execute<{ payment_run_id: string; state: PaymentState; n: string }[]>(
-      `select i.payment_run_id, p.state, count(*) as n from payment_run_items i join payments p on p.account_id = i.account_id and p.id = i.payment_id
+      `select i.payment_run_id, p.state, count(*) as n from ${ITEMS_WITH_PAYMENTS}
         where i.account_id = ? and i.payment_run_id in (select value::uuid from json_array_elements_text(?::json))
         group by i.payment_run_id, p.state`,
       [accountId, JSON.stringify(runIds)],
