@@ -38,18 +38,39 @@ function concatenate(runs: Run[]): Run {
   return { glyphs, positions, advanceWidth };
 }
 
+/**
+ * Per font name: how fontkit lays out single UTF-16 code units, and whether a pair of neighbouring
+ * code units (the first times 65,536 plus the second) lays out as each alone. Finding the
+ * independent characters asks about every ordered pair of candidates twice and needs each
+ * candidate's own layout for every pair; kept here, the 25 candidates cost 650 fontkit layouts per
+ * font (625 pairs, 25 alone) instead of 3,750 (counted).
+ */
+const checks = new Map<string, { singles: Map<string, Run>; pairs: Map<number, boolean> }>();
+
 /** Whether fontkit lays out `a + b` as `a` followed by `b`: the same glyphs at the same places. */
-function composes(font: LayoutFont['font'], a: string, b: string): boolean {
-  const whole = font.layout(a + b);
-  const { glyphs, positions } = concatenate([font.layout(a), font.layout(b)]);
-  return (
+function composes(font: LayoutFont, a: string, b: string): boolean {
+  let known = checks.get(font.name);
+  if (!known) checks.set(font.name, (known = { singles: new Map(), pairs: new Map() }));
+  const { singles, pairs } = known;
+  const key = a.charCodeAt(0) * 65_536 + b.charCodeAt(0);
+  const checked = pairs.get(key);
+  if (checked !== undefined) return checked;
+  const alone = (char: string) => {
+    let run = singles.get(char);
+    if (!run) singles.set(char, (run = font.font.layout(char)));
+    return run;
+  };
+  const whole = font.font.layout(a + b);
+  const { glyphs, positions } = concatenate([alone(a), alone(b)]);
+  const result =
     whole.glyphs.length === glyphs.length &&
     whole.glyphs.every((glyph, i) => glyph.id === glyphs[i]!.id) &&
     whole.positions.every((p, i) => {
       const q = positions[i]!;
       return p.xAdvance === q.xAdvance && p.yAdvance === q.yAdvance && p.xOffset === q.xOffset && p.yOffset === q.yOffset;
-    })
-  );
+    });
+  pairs.set(key, result);
+  return result;
 }
 
 /** Per font name: the candidates whose layout does not depend on a neighbour, each laid out alone by pdfkit. */
@@ -59,15 +80,12 @@ function independentCharacters(font: LayoutFont, layoutRun: LayoutFont['layoutRu
   let characters = independents.get(font.name);
   if (!characters) {
     const candidates = [...CANDIDATES];
-    const kept = candidates.filter((a) => candidates.every((b) => composes(font.font, a, b) && composes(font.font, b, a)));
+    const kept = candidates.filter((a) => candidates.every((b) => composes(font, a, b) && composes(font, b, a)));
     characters = new Map(kept.map((char) => [char, layoutRun(char)]));
     independents.set(font.name, characters);
   }
   return characters;
 }
-
-/** Per font name, and pair of neighbouring UTF-16 code units (the first times 65,536 plus the second): whether they lay out as each alone. */
-const neighbours = new Map<string, Map<number, boolean>>();
 
 /**
  * Lays out words with numbers without shaping the numbers: a word is split between two characters
@@ -81,15 +99,7 @@ const neighbours = new Map<string, Map<number, boolean>>();
 export function composeIndependentCharacters(font: LayoutFont): void {
   const layoutRun = font.layoutRun.bind(font);
   const characters = independentCharacters(font, layoutRun);
-  let pairs = neighbours.get(font.name);
-  if (!pairs) neighbours.set(font.name, (pairs = new Map()));
-  const known = pairs;
-  const separable = (text: string, i: number) => {
-    const key = text.charCodeAt(i - 1) * 65_536 + text.charCodeAt(i);
-    let value = known.get(key);
-    if (value === undefined) known.set(key, (value = composes(font.font, text[i - 1]!, text[i]!)));
-    return value;
-  };
+  const separable = (text: string, i: number) => composes(font, text[i - 1]!, text[i]!);
   font.layoutRun = (text, features) => {
     if (features !== undefined || text.length < 2) return layoutRun(text, features);
     const runs: Run[] = [];

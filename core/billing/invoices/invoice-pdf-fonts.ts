@@ -126,8 +126,8 @@ export function addFonts(doc: PDFKit.PDFDocument): void {
 
 /**
  * What a thread's first document would otherwise do before its first page: parses the fonts, works
- * out per font which characters lay out independently of their neighbours (some 7,700 fontkit
- * layouts for the two fonts, a few hundred milliseconds), and lays out the common characters.
+ * out per font which characters lay out independently of their neighbours (1,300 fontkit layouts
+ * for the two fonts), and lays out the common characters: some 180 ms of CPU on a fresh thread.
  */
 export function prepareRenderer(): void {
   const probe = new PDFDocument({ autoFirstPage: false });
