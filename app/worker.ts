@@ -24,7 +24,6 @@ export interface WorkerDependencies {
   logger: Logger;
 }
 
-/** Runs `work` every `seconds`, each run in its own unit of work; failures are logged, not fatal. */
 /**
  * Runs `work` now and every `seconds`. `stop` ends the timer and waits for the runs in progress, so
  * that no sweep is still reading when the database closes (a shutdown would then fail).
@@ -66,6 +65,10 @@ async function reported(deps: WorkerDependencies, what: string, job: object, wor
  */
 export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): Promise<void> }> {
   const { queue, balancing, webhooks, billRuns, config, logger } = deps;
+  // The render threads load the renderer first (some hundred milliseconds of CPU each): a job taken
+  // meanwhile, such as a site's balancing after a deployment, would share the cores with them. Idle,
+  // they do not keep the process alive.
+  await billRuns.prepare();
   await queue.work<BalanceSiteJob>(BALANCING_QUEUE, async (job) => {
     const started = Date.now();
     await reported(deps, 'balancing', job, () => balancing.balanceSite(job));
@@ -75,8 +78,6 @@ export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): P
   await queue.work<DeliverWebhooksJob>(WEBHOOK_QUEUE, (job) => reported(deps, 'webhook delivery', job, () => webhooks.deliver(job)), config.WEBHOOK_CONCURRENCY);
   // A lease on each run keeps one worker on it; a crashed worker's run is resumed by the sweep.
   await queue.work<BillRunJob>(BILL_RUN_QUEUE, (job) => reported(deps, 'bill run', job, () => billRuns.work(job)), 2);
-  // Render threads take some hundred milliseconds of CPU each to start; idle, they do not keep the process alive.
-  billRuns.prepare();
   const sweeps = [
     every(config.BALANCING_SWEEP_SECONDS, 'balancing sweep', deps, () => balancing.scheduleDirtySites()),
     every(config.WEBHOOK_POLL_SECONDS, 'webhook sweep', deps, () => webhooks.scheduleDue()),

@@ -45,6 +45,10 @@ export async function startTestApp(env: Record<string, string> = {}, hooks: { on
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     DB_POOL_SIZE: '4',
+    // Invoices render in the app's own thread: two files run at a time on two cores, and a render
+    // pool would start threads (a worker waits for them) that most files never use. The pool is
+    // tested on its own and in the processes the end-to-end tests start.
+    PDF_RENDER_THREADS: '0',
     // Suites sign in many times a minute from one address; the rate-limit tests lower it again.
     OAUTH_RATE_LIMIT_PER_MINUTE: '10000',
     ...env,

@@ -26,12 +26,14 @@ describe('PdfRenderPool', () => {
   it('renders on threads it prepared before the documents came, and prepares no more threads than it may run', async () => {
     const prepared = new PdfRenderPool(2);
     try {
-      prepared.prepare();
-      prepared.prepare();
+      const internals = prepared as unknown as { threadCount: number; readiness: Map<unknown, Promise<void>> };
+      await prepared.prepare();
+      expect(internals.readiness.size).toBe(2);
+      await prepared.prepare();
       const documents = [credit, transfer, credit];
       const pooled = await Promise.all(documents.map((document) => prepared.render(document)));
       for (const [index, document] of documents.entries()) expect(pooled[index]!.equals(await renderInvoicePdf(document)), `document ${index}`).toBe(true);
-      expect((prepared as unknown as { threadCount: number }).threadCount).toBe(2);
+      expect(internals.threadCount).toBe(2);
     } finally {
       await prepared.close();
     }
@@ -39,7 +41,7 @@ describe('PdfRenderPool', () => {
 
   it('does not keep a process alive with prepared threads that have nothing to do', async () => {
     const pool = new URL('../../core/billing/invoices/pdf-render-pool.ts', import.meta.url).href;
-    const script = `const { PdfRenderPool } = await import(${JSON.stringify(pool)}); new PdfRenderPool(2).prepare(); console.log('prepared');`;
+    const script = `const { PdfRenderPool } = await import(${JSON.stringify(pool)}); await new PdfRenderPool(2).prepare(); console.log('prepared');`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 });
     expect(stdout.trim()).toBe('prepared');
   }, 30_000);

@@ -247,10 +247,10 @@ export class BillRunsService implements ResourceService<BillRunView> {
 
   /**
    * Gets the PDF renderer ready (a render pool starts its threads, which load the renderer and its
-   * fonts), so that a worker's first bill run does not pay for it while issuing.
+   * fonts), so that a worker's first bill run does not pay for it while issuing; resolves once it is.
    */
-  prepare(): void {
-    this.deps.documents.prepare();
+  prepare(): Promise<void> {
+    return this.deps.documents.prepare();
   }
 
   /**
@@ -263,7 +263,8 @@ export class BillRunsService implements ResourceService<BillRunView> {
    */
   private async issueDrafts(run: BillRun, token: string): Promise<void> {
     const { deps } = this;
-    deps.documents.prepare();
+    // Not awaited: the first documents wait in the threads' queues instead.
+    void deps.documents.prepare();
     const render = (filter: { runId?: string; ids?: readonly string[] }) => deps.uow.apart(() => deps.documents.renderMissing(run.accountId, filter, deps.settings.batchSize));
     while ((await render({ runId: run.id })) > 0);
     const progress = new ProgressThrottle(deps.clock);

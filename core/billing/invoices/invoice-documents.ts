@@ -247,8 +247,8 @@ export class InvoiceDocuments {
   constructor(private readonly deps: InvoiceDocumentsDependencies) {}
 
   /** Gets the renderer ready for documents that are about to come (PdfRenderer.prepare). */
-  prepare(): void {
-    this.deps.renderer.prepare();
+  prepare(): Promise<void> {
+    return this.deps.renderer.prepare();
   }
 
   /**

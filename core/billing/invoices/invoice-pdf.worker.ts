@@ -1,10 +1,11 @@
 import { parentPort } from 'node:worker_threads';
 import { prepareRenderer } from './invoice-pdf-fonts.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
-import type { RenderRequest, RenderResult } from './pdf-render-pool.js';
+import type { RenderRequest, RenderResult, ThreadMessage } from './pdf-render-pool.js';
 
-// Done while the thread waits for its first document.
+// Done before the first document, which waits in the port's queue meanwhile.
 prepareRenderer();
+parentPort!.postMessage({ ready: true } satisfies ThreadMessage);
 
 /**
  * A PDF's bytes handed over rather than copied, when they fill a memory of their own (as a

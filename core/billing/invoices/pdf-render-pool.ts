@@ -7,8 +7,11 @@ import { renderInvoicePdf, type InvoiceDocument } from './invoice-pdf.js';
 /** Renders invoice PDFs; the same document always yields the same bytes, wherever it is rendered. */
 export interface PdfRenderer {
   render(document: InvoiceDocument, eInvoice?: InvoicePdfEInvoice): Promise<Buffer>;
-  /** Gets ready for documents that are about to come (a pool starts its threads), without waiting for it. */
-  prepare(): void;
+  /**
+   * Gets ready for documents that are about to come: a pool starts its threads and resolves once each
+   * has loaded the renderer. Never rejects: a thread that fails to start fails the documents it is given.
+   */
+  prepare(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -19,8 +22,11 @@ export interface RenderRequest {
 
 export type RenderResult = { pdf: Uint8Array; error?: never } | { error: string; pdf?: never };
 
+/** What a thread posts: that it has loaded the renderer (once, first), then one result per document. */
+export type ThreadMessage = RenderResult | { ready: true };
+
 /** Renders in the calling thread (PDF_RENDER_THREADS=0). */
-export const renderInThisThread: PdfRenderer = { render: renderInvoicePdf, prepare: () => {}, close: async () => {} };
+export const renderInThisThread: PdfRenderer = { render: renderInvoicePdf, prepare: async () => {}, close: async () => {} };
 
 interface Task extends RenderRequest {
   resolve(pdf: Buffer): void;
@@ -50,6 +56,8 @@ export class PdfRenderPool implements PdfRenderer {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Task>();
   private readonly queue: Task[] = [];
+  /** Per started thread: resolves once it has loaded the renderer, or has failed or exited. */
+  private readonly readiness = new Map<Worker, Promise<void>>();
   private threadCount = 0;
 
   constructor(private readonly threads: number) {}
@@ -61,12 +69,11 @@ export class PdfRenderPool implements PdfRenderer {
     });
   }
 
-  prepare(): void {
-    while (this.threadCount < this.threads) {
-      const thread = this.start();
-      thread.unref();
-      this.idle.push(thread);
-    }
+  async prepare(): Promise<void> {
+    while (this.threadCount < this.threads) this.idle.push(this.start());
+    // Starting threads keep the process alive until they are ready, so that awaiting this is enough.
+    await Promise.all(this.readiness.values());
+    for (const thread of this.idle) thread.unref();
   }
 
   async close(): Promise<void> {
@@ -89,7 +96,11 @@ export class PdfRenderPool implements PdfRenderer {
   private start(): Worker {
     const thread = startThread();
     this.threadCount++;
-    thread.on('message', (result: RenderResult) => {
+    let ready!: () => void;
+    this.readiness.set(thread, new Promise<void>((resolve) => (ready = resolve)));
+    thread.on('message', (message: ThreadMessage) => {
+      if ('ready' in message) return ready();
+      const result = message;
       const task = this.busy.get(thread)!;
       this.busy.delete(thread);
       thread.unref();
@@ -99,8 +110,13 @@ export class PdfRenderPool implements PdfRenderer {
       this.dispatch();
     });
     // A thread that fails to start or dies fails its document; the next document starts another.
-    thread.on('error', (error) => this.busy.get(thread)?.reject(error));
+    thread.on('error', (error) => {
+      ready();
+      this.busy.get(thread)?.reject(error);
+    });
     thread.on('exit', (code) => {
+      ready();
+      this.readiness.delete(thread);
       this.threadCount--;
       const idle = this.idle.indexOf(thread);
       if (idle >= 0) this.idle.splice(idle, 1);
