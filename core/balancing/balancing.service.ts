@@ -4,7 +4,7 @@ import type { MeterBalancingSetting } from '../domain/balancing/balancing-settin
 import { holdBack, invoicedOverlap } from '../domain/balancing/invoiced-periods.js';
 import type { DatePeriod } from '../domain/periods.js';
 import { balanceSite, withoutIntervals, type Participation, type SiteBalance } from '../domain/balancing/site-balance.js';
-import { bucketEnergy, loadWindow } from '../domain/measurements/bucket-energy.js';
+import { energySeries, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { dayOf } from '../domain/measurements/measurement-day.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
 import { allocationKeyAt, isBalanced, type Site } from '../domain/sites/site.js';
@@ -169,7 +169,7 @@ export class BalancingService {
       for (const [index, buckets] of chunks.entries()) {
         const points = await loading;
         if (index + 1 < chunks.length) loading = this.load(job.accountId, involved, chunks[index + 1]!);
-        const energy = new Map(involved.map((m) => [m.id, bucketEnergy(m.measuring, points.get(m.id) ?? [], buckets)]));
+        const energy = new Map(involved.map((m) => [m.id, energySeries(m.measuring, points.get(m.id) ?? [], buckets)]));
         const computed = virtual ? virtualValues(buckets, siteMeters.map(toSiteMeter), energy, participations, customerMeters) : [];
         const computedBalance = isBalanced(site.type) ? balanceSite({ buckets, rotation, keyAt, participations, energy, gridMeterId: grid }) : null;
         const result = computedBalance && (await this.keepInvoiced(job.accountId, site.id, buckets, invoiced, computedBalance));

@@ -1,4 +1,4 @@
-import type { BucketEnergy } from '../measurements/aggregation.js';
+import type { EnergySeries } from '../measurements/aggregation.js';
 import type { Direction } from '../meters/meter.js';
 import type { Bucket } from '../time/buckets.js';
 import { allocate, allocationFor, eachLocalFlow, prepareParticipants, type Allocation, type AllocationKey, type Participants } from './allocation.js';
@@ -51,7 +51,7 @@ export interface SiteBalanceInput {
   keyAt(instant: number): AllocationKey;
   participations: readonly Participation[];
   /** Per meter, its energy per bucket (same order as `buckets`). */
-  energy: ReadonlyMap<string, readonly BucketEnergy[]>;
+  energy: ReadonlyMap<string, EnergySeries>;
   gridMeterId: string | null;
 }
 
@@ -118,8 +118,8 @@ interface Run {
   to: number;
   participants: Participants;
   into: Allocation;
-  producerEnergies: (readonly BucketEnergy[] | undefined)[];
-  consumerEnergies: (readonly BucketEnergy[] | undefined)[];
+  producerEnergies: (EnergySeries | undefined)[];
+  consumerEnergies: (EnergySeries | undefined)[];
   /** The interval's energies, as far as `gather` found them complete. */
   production: Float64Array;
   demand: Float64Array;
@@ -163,10 +163,10 @@ function gather(run: Run, index: number): 'none' | 'some' | 'all' {
   let all = true;
   const read = (energies: Run['producerEnergies'], into: Float64Array) => {
     for (let i = 0; i < energies.length; i++) {
-      const energy = energies[i]?.[index];
-      if (energy?.complete) {
+      const energy = energies[i];
+      if (energy?.complete[index] === 1) {
         some = true;
-        into[i] = energy.wh;
+        into[i] = energy.wh[index]!;
       } else all = false;
     }
   };

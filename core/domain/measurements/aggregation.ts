@@ -8,6 +8,25 @@ export interface BucketEnergy {
   complete: boolean;
 }
 
+/**
+ * A meter's energy per bucket as two arrays in the buckets' order: `wh[i]` counts where
+ * `complete[i]` is 1. Balancing reads a site-year of quarter hours per meter this way, without an
+ * object per quarter hour.
+ */
+export interface EnergySeries {
+  readonly wh: Float64Array;
+  readonly complete: Uint8Array;
+}
+
+export function seriesOf(energies: readonly BucketEnergy[]): EnergySeries {
+  const series = { wh: new Float64Array(energies.length), complete: new Uint8Array(energies.length) };
+  energies.forEach(({ wh, complete }, i) => {
+    series.wh[i] = wh;
+    series.complete[i] = complete ? 1 : 0;
+  });
+  return series;
+}
+
 /** Interval energy (stamped with the interval's start) summed per bucket. */
 export function sumIntervals(values: ReadonlyMap<number, number>, buckets: readonly Bucket[]): BucketEnergy[] {
   return buckets.map(({ start, end }) => {

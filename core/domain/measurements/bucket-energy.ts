@@ -1,6 +1,6 @@
 import type { Measuring } from '../meters/meter.js';
 import { QUARTER_HOUR_MS, type Bucket } from '../time/buckets.js';
-import { energyFromSparseReadings, intervalsFromReadings, sumIntervals, sumSortedIntervals, type BucketEnergy, type Reading } from './aggregation.js';
+import { energyFromSparseReadings, intervalsFromReadings, seriesOf, sumIntervals, sumSortedIntervals, type BucketEnergy, type EnergySeries, type Reading } from './aggregation.js';
 
 /** Occasional readings are interpolated across at most this gap. */
 export const MAX_INTERPOLATION_GAP_MS = 48 * 3600 * 1000;
@@ -22,20 +22,31 @@ export function bucketEnergy(measuring: Measuring, points: readonly Reading[], b
   if (measuring === 'readings_accurate') {
     return sumIntervals(intervalsFromReadings(new Map(points.map((p) => [p.at, p.wh])), buckets[0]!.start, buckets.at(-1)!.end), buckets);
   }
-  return buckets.every((b) => b.end - b.start === QUARTER_HOUR_MS) ? quarterHours(points, buckets) : sumSortedIntervals(points, buckets);
+  if (!consecutiveQuarterHours(buckets)) return sumSortedIntervals(points, buckets);
+  const { wh, complete } = quarterHours(points, buckets);
+  return buckets.map(({ start, end }, i) => ({ start, end, wh: wh[i]!, complete: complete[i] === 1 }));
 }
 
-/** The hot path of balancing: interval values on quarter-hour buckets, by index instead of lookup. */
-function quarterHours(points: readonly Reading[], buckets: readonly Bucket[]): BucketEnergy[] {
+/** `bucketEnergy` as an EnergySeries; on consecutive quarter hours of interval values, without an object per bucket. */
+export function energySeries(measuring: Measuring, points: readonly Reading[], buckets: readonly Bucket[]): EnergySeries {
+  const intervals = measuring !== 'readings_inaccurate' && measuring !== 'readings_accurate';
+  return intervals && consecutiveQuarterHours(buckets) ? quarterHours(points, buckets) : seriesOf(bucketEnergy(measuring, points, buckets));
+}
+
+/** Quarter hours one after another, as balancing's chunks are: a point's bucket is then found by its index. */
+const consecutiveQuarterHours = (buckets: readonly Bucket[]) =>
+  buckets.length > 0 && buckets.every((b, i) => b.start === buckets[0]!.start + i * QUARTER_HOUR_MS && b.end - b.start === QUARTER_HOUR_MS);
+
+/** The hot path of balancing: interval values on consecutive quarter hours, by index instead of lookup. */
+function quarterHours(points: readonly Reading[], buckets: readonly Bucket[]): EnergySeries {
   const first = buckets[0]!.start;
-  const energies: BucketEnergy[] = buckets.map(({ start, end }) => ({ start, end, wh: 0, complete: false }));
+  const series = { wh: new Float64Array(buckets.length), complete: new Uint8Array(buckets.length) };
   for (const { at, wh } of points) {
     const index = (at - first) / QUARTER_HOUR_MS;
-    const energy = energies[index];
-    if (energy && energy.start === at) {
-      energy.wh = wh;
-      energy.complete = true;
+    if (buckets[index]?.start === at) {
+      series.wh[index] = wh;
+      series.complete[index] = 1;
     }
   }
-  return energies;
+  return series;
 }

@@ -1,5 +1,5 @@
 import type { Participation } from '../balancing/site-balance.js';
-import type { BucketEnergy } from '../measurements/aggregation.js';
+import type { EnergySeries } from '../measurements/aggregation.js';
 import type { Bucket } from '../time/buckets.js';
 import type { Aggregation, FormulaComponent } from './formula.js';
 import { evaluateFormula, evaluationOrder } from './formula-evaluation.js';
@@ -36,7 +36,7 @@ const activeAt = (period: { from: number; to: number | null }, at: number) => pe
 export function virtualValues(
   buckets: readonly Bucket[],
   meters: readonly SiteMeter[],
-  energy: ReadonlyMap<string, readonly BucketEnergy[]>,
+  energy: ReadonlyMap<string, EnergySeries>,
   participations: readonly Participation[],
   customerMeters: readonly CustomerMeter[],
 ): VirtualValue[] {
@@ -65,8 +65,12 @@ export function virtualValues(
             .map((m) => m.id);
       }
     };
+    const measured = (id: string) => {
+      const series = energy.get(id);
+      return series?.complete[index] === 1 ? series.wh[index] : undefined;
+    };
     const source = {
-      energy: (id: string) => (computed.has(id) ? computed.get(id) : energy.get(id)?.[index]?.complete ? energy.get(id)![index]!.wh : undefined),
+      energy: (id: string) => (computed.has(id) ? computed.get(id) : measured(id)),
       members,
     };
     for (const id of order) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allocateInterval, type AllocationKey } from '../../../core/domain/balancing/allocation.js';
 import { balanceSite, type Flow, type Participation } from '../../../core/domain/balancing/site-balance.js';
-import type { BucketEnergy } from '../../../core/domain/measurements/aggregation.js';
+import { seriesOf, type BucketEnergy, type EnergySeries } from '../../../core/domain/measurements/aggregation.js';
 import { startOfDay } from '../../../core/domain/time/calendar-date.js';
 import { bucketsOf, QUARTER_HOUR_MS, type Bucket } from '../../../core/domain/time/buckets.js';
 
@@ -21,8 +21,8 @@ function participation(meterId: string, direction: Participation['direction'], e
 }
 
 /** Complete energy per bucket from a function of the bucket's index. */
-function energyOf(buckets: readonly Bucket[], wh: (index: number) => number): BucketEnergy[] {
-  return buckets.map((b, i) => ({ start: b.start, end: b.end, wh: wh(i), complete: true }));
+function energyOf(buckets: readonly Bucket[], wh: (index: number) => number): EnergySeries {
+  return seriesOf(buckets.map((b, i) => ({ start: b.start, end: b.end, wh: wh(i), complete: true })));
 }
 
 /** Sum of the flows of a kind at one instant, by debitor or creditor. */
@@ -166,11 +166,11 @@ describe('balanceSite with the static key on a monthly site', () => {
   ];
   const month = (bucket: Bucket, wh: number, complete = true): BucketEnergy => ({ start: bucket.start, end: bucket.end, wh, complete });
   const energy = new Map([
-    ['pv', [month(march, 1_000_000_002), month(april, 1_000_000_002)]],
-    ['flat-a', [month(march, 900_000_000), month(april, 900_000_000)]],
-    ['flat-b', [month(march, 200_000_000), month(april, 200_000_000)]],
+    ['pv', seriesOf([month(march, 1_000_000_002), month(april, 1_000_000_002)])],
+    ['flat-a', seriesOf([month(march, 900_000_000), month(april, 900_000_000)])],
+    ['flat-b', seriesOf([month(march, 200_000_000), month(april, 200_000_000)])],
     // Metered only from the 16th: March is incomplete for flat-c.
-    ['flat-c', [month(march, 150_000_000, false), month(april, 500_000_000)]],
+    ['flat-c', seriesOf([month(march, 150_000_000, false), month(april, 500_000_000)])],
   ]);
   const { flows, states } = balanceSite({ buckets: months, rotation: monthsSince1970, keyAt: () => 'static', participations, energy, gridMeterId: GRID });
   const at = (bucket: Bucket) => flows.filter((f) => f.at === bucket.start);
@@ -204,9 +204,9 @@ describe('balanceSite with the static key on a monthly site', () => {
   it('accounts for every Wh of each month', () => {
     for (const [i, bucket] of months.entries()) {
       const local = sum(at(bucket).filter((f) => f.kind === 'local').map((f) => f.wh));
-      expect(local + sum(at(bucket).filter((f) => f.kind === 'feed_in').map((f) => f.wh))).toBe(energy.get('pv')![i]!.wh);
+      expect(local + sum(at(bucket).filter((f) => f.kind === 'feed_in').map((f) => f.wh))).toBe(energy.get('pv')!.wh[i]);
       const active = participations.filter((p) => p.direction === 'consumer' && p.from <= bucket.start);
-      expect(local + sum(at(bucket).filter((f) => f.kind === 'grid').map((f) => f.wh))).toBe(sum(active.map((p) => energy.get(p.meterId)![i]!.wh)));
+      expect(local + sum(at(bucket).filter((f) => f.kind === 'grid').map((f) => f.wh))).toBe(sum(active.map((p) => energy.get(p.meterId)!.wh[i]!)));
     }
   });
 });
