@@ -13,7 +13,7 @@ type Draw = (doc: PDFKit.PDFDocument, root: PDFKit.PDFStructureElement, text: st
 
 /** pdfkit's own text(), as the layout used it before. */
 const pdfkitText: Draw = (doc, root, text, x, y, width, align) => doc.text(text, x, y, { width, align, structParent: root, structType: 'P' });
-const cachedText: Draw = (doc, root, text, x, y, width, align) => drawText(doc, '8', text, { x, y, width, align, parent: root, tag: 'P' });
+const cachedText: Draw = (doc, root, text, x, y, width, align) => drawText(doc, false, 8, text, { x, y, width, align, parent: root, tag: 'P' });
 
 type Placed = [text: string, width: number, align: 'left' | 'right'];
 

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../../caching/bounded-cache.js';
+import { ScopedCache } from '../../caching/scoped-cache.js';
 import { captureContent } from './invoice-pdf-content.js';
 import type { EmbeddedFont } from './invoice-pdf-font-embed.js';
 
@@ -50,7 +50,7 @@ const number = (value: number) => Math.round(value * 1e6) / 1e6;
  * each word and turns each glyph into its subset's glyph id; for the labels, amounts and fixed texts
  * that recur in every invoice the result is the same every time.
  */
-const fragments = new BoundedCache<Fragment | null>(20_000);
+const fragments = new ScopedCache<Fragment | null>(20_000);
 
 /** Options under which a line's operators depend on its position only (none of ours use others). */
 function positionOnly(options: FragmentOptions): boolean {
@@ -90,13 +90,13 @@ export function cacheFragments(doc: PDFKit.PDFDocument, sharedGlyphs: (font: Emb
     if (text.length === 0 || !positionOnly(options)) return original(raw, x, y, options);
     const font = internals._font;
     const size = internals._fontSize;
-    const key = `${font.id}|${font.name}|${size}|${text}`;
-    let fragment = fragments.get(key);
+    const scope = [font.id, font.name, size];
+    let fragment = fragments.get(scope, text);
     if (fragment === undefined) {
       const written = captureContent(doc, () => original(raw, x, y, options));
       const split = fragmentOf(written, sharedGlyphs(font));
       fragment = split && { ...split, trimmedWidth: internals.widthOfString(text.replace(/\s+$/, ''), options) };
-      fragments.set(key, fragment);
+      fragments.set(scope, text, fragment);
       return;
     }
     if (fragment === null) return original(raw, x, y, options);

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { BoundedCache } from '../../caching/bounded-cache.js';
+import { ScopedCache } from '../../caching/scoped-cache.js';
 import { cacheColors } from './invoice-pdf-colors.js';
 import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
 import { cacheFragments } from './invoice-pdf-fragments.js';
@@ -108,7 +108,7 @@ function cellBoxes(columns: readonly Column[], row: Row): Array<{ x: number; wid
  * share them: tables measure each row before they draw it, and labels and fixed texts recur in every
  * document.
  */
-const heights = new BoundedCache<number>(20_000);
+const heights = new ScopedCache<number>(20_000);
 
 const xmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 const escapeXml = (value: string) => value.replace(/[&<>"']/g, (char) => xmlEscapes[char]!);
@@ -201,7 +201,7 @@ export class PdfLayout {
   heightOf(text: string, width: number, style: TextStyle = {}): number {
     if (!text) return 0;
     const { size = 8.5, bold = false } = style;
-    return heights.getOrSet(`${bold}|${size}|${width}|${text}`, () => {
+    return heights.getOrSet([bold, size, width], text, () => {
       const doc = this.measuring(style);
       // A line's height, as pdfkit measures it (its cursor moved by a line, minus where it was).
       return oneLineWidth(doc, text, width) !== null ? doc.y + doc.currentLineHeight(true) - doc.y : doc.heightOfString(text, { width });
@@ -212,10 +212,9 @@ export class PdfLayout {
   textAt(text: string, x: number, y: number, width: number, style: TextStyle = {}): number {
     if (!text) return 0;
     const { tag = 'P', align = 'left', size = 8.5, bold = false } = style;
-    const fontKey = `${bold}|${size}`;
-    if (tag !== 'Artifact') return drawText(this.style(style), fontKey, text, { x, y, width, align, parent: this.root, tag });
+    if (tag !== 'Artifact') return drawText(this.style(style), bold, size, text, { x, y, width, align, parent: this.root, tag });
     this.doc.markContent('Artifact', { type: 'Pagination' });
-    const height = drawText(this.style(style), fontKey, text, { x, y, width, align });
+    const height = drawText(this.style(style), bold, size, text, { x, y, width, align });
     this.doc.endMarkedContent();
     return height;
   }

@@ -1,4 +1,4 @@
-import { BoundedCache } from '../../caching/bounded-cache.js';
+import { ScopedCache } from '../../caching/scoped-cache.js';
 
 /** What pdfkit passes on for each wrapped line: its measured width and word count, and the width of the box. */
 interface LineOptions {
@@ -40,7 +40,7 @@ export interface TextBox {
  * Breaking a text into words and measuring each is most of what drawing it costs, and the labels and
  * fixed texts of invoices recur in every document.
  */
-const wrappings = new BoundedCache<WrapEvent[]>(20_000);
+const wrappings = new ScopedCache<WrapEvent[]>(20_000);
 
 /** Where pdfkit's line breaker must break a line, and the soft hyphen it may turn into a hyphen. */
 const FORCED_BREAK = /[\n\r\v\f\u0085\u2028\u2029\u00ad]/;
@@ -81,14 +81,14 @@ function oneLine(text: string, textWidth: number, box: TextBox): WrapEvent[] {
  * options, and answers its height. A text wrapped before is drawn line by line as pdfkit wrapped it,
  * unless it might run into the page's bottom margin (where pdfkit would start a new page).
  */
-export function drawText(doc: PDFKit.PDFDocument, fontKey: string, text: string, box: TextBox): number {
+export function drawText(doc: PDFKit.PDFDocument, bold: boolean, size: number, text: string, box: TextBox): number {
   const internals = doc as unknown as TextInternals;
-  const key = `${fontKey}|${box.width}|${box.parent ? 'tagged' : ''}|${text}`;
-  let events = wrappings.get(key);
+  const scope = [bold, size, box.width, !!box.parent];
+  let events = wrappings.get(scope, text);
   const textWidth = events ? null : oneLineWidth(doc, text, box.width);
   if (textWidth !== null) {
     events = oneLine(text, textWidth, box);
-    wrappings.set(key, events);
+    wrappings.set(scope, text, events);
   }
   const lineHeight = internals.currentLineHeight(true);
   if (events && box.y + (events.length + 1) * lineHeight < internals.page.maxY() - 1) {
@@ -116,7 +116,7 @@ export function drawText(doc: PDFKit.PDFDocument, fontKey: string, text: string,
     recorded.push({ line, textWidth: options.textWidth, wordCount: options.wordCount, lineWidth: options.lineWidth });
     internals._line(line, options, wrapper);
   });
-  wrappings.set(key, recorded);
+  wrappings.set(scope, text, recorded);
   // pdfkit leaves its cursor below the text.
   return internals.y - box.y;
 }
