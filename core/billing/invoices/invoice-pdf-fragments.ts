@@ -50,7 +50,14 @@ const number = (value: number) => Math.round(value * 1e6) / 1e6;
  * each word and turns each glyph into its subset's glyph id; for the labels, amounts and fixed texts
  * that recur in every invoice the result is the same every time.
  */
-const fragments = new ScopedCache<Fragment | null>(20_000);
+const fragments = new ScopedCache<Fragment | null | typeof SEEN_ONCE>(20_000);
+
+/**
+ * Marks a line seen once and written by pdfkit. Many lines occur in one document only (names,
+ * numbers, amounts): splitting what pdfkit wrote for them would cost more than it ever saves, so a
+ * line is split and kept when it comes a second time.
+ */
+const SEEN_ONCE = 'seen once';
 
 /** Options under which a line's operators depend on its position only (none of ours use others). */
 function positionOnly(options: FragmentOptions): boolean {
@@ -93,6 +100,10 @@ export function cacheFragments(doc: PDFKit.PDFDocument, sharedGlyphs: (font: Emb
     const scope = [font.id, font.name, size];
     let fragment = fragments.get(scope, text);
     if (fragment === undefined) {
+      fragments.set(scope, text, SEEN_ONCE);
+      return original(raw, x, y, options);
+    }
+    if (fragment === SEEN_ONCE) {
       const written = captureContent(doc, () => original(raw, x, y, options));
       const split = fragmentOf(written, sharedGlyphs(font));
       fragment = split && { ...split, trimmedWidth: internals.widthOfString(text.replace(/\s+$/, ''), options) };
