@@ -4,7 +4,8 @@ import type { MeterBalancingSetting } from '../domain/balancing/balancing-settin
 import { holdBack, invoicedOverlap } from '../domain/balancing/invoiced-periods.js';
 import type { DatePeriod } from '../domain/periods.js';
 import { balanceSite, withoutIntervals, type Participation, type SiteBalance } from '../domain/balancing/site-balance.js';
-import { energySeries, loadWindow } from '../domain/measurements/bucket-energy.js';
+import type { EnergySeries } from '../domain/measurements/aggregation.js';
+import { energyIsStoredQuarterHours, energySeries, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { dayOf } from '../domain/measurements/measurement-day.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
 import { allocationKeyAt, isBalanced, type Site } from '../domain/sites/site.js';
@@ -16,7 +17,7 @@ import { addDays, calendarDateOf, localDaySplit, startOfDay } from '../domain/ti
 import { whToKwh } from '../domain/measurements/energy.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { isUuid } from '../domain/ids.js';
-import type { MeasurementRepository } from '../measurements/measurements.repository.js';
+import type { MeasurementRepository, StoredPoint } from '../measurements/measurements.repository.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { ListResult } from '../resource.service.js';
@@ -164,12 +165,11 @@ export class BalancingService {
       const splitOf = (day: string) => splits.get(day) ?? splits.set(day, localDaySplit(day, timezone)).get(day)!;
       // A pipeline on the one connection: while the database loads the next chunk and writes the
       // previous results, this process computes the current chunk.
-      let loading = this.load(job.accountId, involved, chunks[0]!);
+      let loading = this.energy(job.accountId, involved, chunks[0]!);
       let writing: Promise<void> = Promise.resolve();
       for (const [index, buckets] of chunks.entries()) {
-        const points = await loading;
-        if (index + 1 < chunks.length) loading = this.load(job.accountId, involved, chunks[index + 1]!);
-        const energy = new Map(involved.map((m) => [m.id, energySeries(m.measuring, points.get(m.id) ?? [], buckets)]));
+        const energy = await loading;
+        if (index + 1 < chunks.length) loading = this.energy(job.accountId, involved, chunks[index + 1]!);
         const computed = virtual ? virtualValues(buckets, siteMeters.map(toSiteMeter), energy, participations, customerMeters) : [];
         const computedBalance = isBalanced(site.type) ? balanceSite({ buckets, rotation, keyAt, participations, energy, gridMeterId: grid }) : null;
         const result = computedBalance && (await this.keepInvoiced(job.accountId, site.id, buckets, invoiced, computedBalance));
@@ -273,12 +273,20 @@ export class BalancingService {
     }));
   }
 
-  private load(accountId: string, meters: readonly Meter[], buckets: readonly Bucket[]) {
+  /**
+   * Each meter's energy per bucket of a chunk: stored quarter hours read straight into the series (a
+   * site-year is millions of them), the other meters' energy computed from their stored points.
+   */
+  private async energy(accountId: string, meters: readonly Meter[], buckets: readonly Bucket[]): Promise<Map<string, EnergySeries>> {
     const [start, end] = [buckets[0]!.start, buckets.at(-1)!.end];
-    return this.deps.measurements.load(
-      accountId,
-      meters.map((m) => ({ meterId: m.id, ...loadWindow(m.measuring, start, end) })),
-    );
+    const stored = meters.filter((m) => energyIsStoredQuarterHours(m.measuring, buckets));
+    const computed = meters.filter((m) => !stored.includes(m));
+    const { measurements } = this.deps;
+    const [series, points] = await Promise.all([
+      measurements.quarterHours(accountId, stored.map((m) => m.id), start, buckets.length),
+      computed.length > 0 ? measurements.load(accountId, computed.map((m) => ({ meterId: m.id, ...loadWindow(m.measuring, start, end) }))) : new Map<string, StoredPoint[]>(),
+    ]);
+    return new Map(meters.map((m) => [m.id, series.get(m.id) ?? energySeries(m.measuring, points.get(m.id) ?? [], buckets)]));
   }
 
   /** Sorted by meter id: the engine sorts by id per interval, which is linear on sorted input. */

@@ -1,3 +1,4 @@
+import type { EnergySeries } from '../domain/measurements/aggregation.js';
 import type { IngestMeter, Measurement } from '../domain/measurements/ingest.js';
 
 export interface StoredPoint {
@@ -19,6 +20,11 @@ export interface MeasurementRepository {
   lockMeters(accountId: string, meterIds: readonly string[]): Promise<void>;
   /** Stored values per meter within each range, sorted by time. */
   load(accountId: string, ranges: readonly SeriesRange[]): Promise<Map<string, StoredPoint[]>>;
+  /**
+   * The stored quarter-hour values (day rows, not off-grid readings) of each meter as a series of
+   * `count` consecutive quarter hours from `first`: a quarter hour without a value is incomplete.
+   */
+  quarterHours(accountId: string, meterIds: readonly string[], first: number, count: number): Promise<Map<string, EnergySeries>>;
   /** The last stored value before and the first after an instant, per meter. */
   neighbours(accountId: string, around: readonly { meterId: string; before: number; after: number }[]): Promise<Map<string, StoredPoint[]>>;
   /** Set-based upsert: quarter-hour values into day rows, off-grid readings into their table. */

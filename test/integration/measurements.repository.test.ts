@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Measurement } from '../../core/domain/measurements/ingest.js';
 import type { Meter } from '../../core/domain/meters/meter.js';
 import { MikroMeasurementRepository } from '../../core/persistence/measurements/measurement.persistence.js';
+import { energySeries } from '../../core/domain/measurements/bucket-energy.js';
+import { bucketsOf } from '../../core/domain/time/buckets.js';
 import { gate, useRepositoryDatabase } from '../support/repository-database.js';
 
 const QH = 15 * 60 * 1000;
@@ -79,6 +81,33 @@ describe('MikroMeasurementRepository on PostgreSQL', () => {
     expect(loaded.get(register.id)).toEqual(points(['2026-03-01T12:00:00.001Z', 10], ['2026-03-02T12:00:00.000Z', 20]));
     expect(loaded.has(untouched.id)).toBe(false);
     expect(await db.inContext(() => repo().load(accountId, []))).toEqual(new Map());
+  });
+
+  it('reads stored quarter hours as a series from a first quarter hour on, as the energy computed from the loaded points', async () => {
+    const { profile, register } = await meters();
+    const { profile: untouched } = await meters();
+    await save(
+      [
+        m(profile, '2026-03-01T23:15:00.000Z', 7),
+        m(profile, '2026-03-01T23:45:00.000Z', 1),
+        m(profile, '2026-03-02T00:00:00.000Z', -2),
+        m(profile, '2026-03-02T00:30:00.000Z', 3),
+        m(profile, '2026-03-02T01:00:00.000Z', 9),
+      ],
+      [m(register, '2026-03-01T23:50:00.000Z', 5_000)],
+    );
+    // 23:30 to 01:00 (exclusive): the values of 23:15 and 01:00 lie outside, 23:30 and 00:15 are missing.
+    const [start, end] = [at('2026-03-01T23:30:00.000Z'), at('2026-03-02T01:00:00.000Z')];
+    const buckets = bucketsOf(start, end, 'PT15M', 'UTC');
+    const series = await db.inContext(() => repo().quarterHours(accountId, [profile.id, untouched.id], start, buckets.length));
+    expect([...series.get(profile.id)!.wh]).toEqual([0, 1, -2, 0, 3, 0]);
+    expect([...series.get(profile.id)!.complete]).toEqual([0, 1, 1, 0, 1, 0]);
+    expect([...series.get(untouched.id)!.complete]).toEqual([0, 0, 0, 0, 0, 0]);
+    const loaded = await db.inContext(() => repo().load(accountId, [{ meterId: profile.id, from: start, to: end - QH }]));
+    expect(series.get(profile.id)).toEqual(energySeries('load_profile_accurate', loaded.get(profile.id)!, buckets));
+    // Another account's meters read as empty, and so do nothing asked for.
+    expect([...(await db.inContext(() => repo().quarterHours(otherAccountId, [profile.id], start, buckets.length))).get(profile.id)!.complete]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await db.inContext(() => repo().quarterHours(accountId, [], start, buckets.length))).toEqual(new Map());
   });
 
   it('pages a meter over the half-open window [from, to) by time, with the total of the window', async () => {

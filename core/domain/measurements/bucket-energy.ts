@@ -27,15 +27,32 @@ export function bucketEnergy(measuring: Measuring, points: readonly Reading[], b
   return buckets.map(({ start, end }, i) => ({ start, end, wh: wh[i]!, complete: complete[i] === 1 }));
 }
 
-/** `bucketEnergy` as an EnergySeries; on consecutive quarter hours of interval values, without an object per bucket. */
-export function energySeries(measuring: Measuring, points: readonly Reading[], buckets: readonly Bucket[]): EnergySeries {
-  const intervals = measuring !== 'readings_inaccurate' && measuring !== 'readings_accurate';
-  return intervals && consecutiveQuarterHours(buckets) ? quarterHours(points, buckets) : seriesOf(bucketEnergy(measuring, points, buckets));
+/**
+ * Whether a meter's energy on these buckets is its stored quarter-hour values as they are: interval
+ * values (not register readings) on consecutive quarter hours, as balancing's chunks are. A stored
+ * value counts for its quarter hour, and a quarter hour without one is incomplete.
+ */
+export function energyIsStoredQuarterHours(measuring: Measuring, buckets: readonly Bucket[]): boolean {
+  return measuring !== 'readings_inaccurate' && measuring !== 'readings_accurate' && consecutiveQuarterHours(buckets);
 }
 
+/** `bucketEnergy` as an EnergySeries; on stored quarter hours (see above), without an object per bucket. */
+export function energySeries(measuring: Measuring, points: readonly Reading[], buckets: readonly Bucket[]): EnergySeries {
+  return energyIsStoredQuarterHours(measuring, buckets) ? quarterHours(points, buckets) : seriesOf(bucketEnergy(measuring, points, buckets));
+}
+
+/** Per list of buckets, whether they are consecutive quarter hours: balancing asks for every meter of a chunk. */
+const consecutive = new WeakMap<readonly Bucket[], boolean>();
+
 /** Quarter hours one after another, as balancing's chunks are: a point's bucket is then found by its index. */
-const consecutiveQuarterHours = (buckets: readonly Bucket[]) =>
-  buckets.length > 0 && buckets.every((b, i) => b.start === buckets[0]!.start + i * QUARTER_HOUR_MS && b.end - b.start === QUARTER_HOUR_MS);
+function consecutiveQuarterHours(buckets: readonly Bucket[]): boolean {
+  let known = consecutive.get(buckets);
+  if (known === undefined) {
+    known = buckets.length > 0 && buckets.every((b, i) => b.start === buckets[0]!.start + i * QUARTER_HOUR_MS && b.end - b.start === QUARTER_HOUR_MS);
+    consecutive.set(buckets, known);
+  }
+  return known;
+}
 
 /** The hot path of balancing: interval values on consecutive quarter hours, by index instead of lookup. */
 function quarterHours(points: readonly Reading[], buckets: readonly Bucket[]): EnergySeries {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { appendDayValues } from '../../../core/persistence/measurements/day-values.js';
+import { appendDayValues, putDayValues } from '../../../core/persistence/measurements/day-values.js';
 import type { StoredPoint } from '../../../core/measurements/measurements.repository.js';
 
 const QH = 15 * 60 * 1000;
@@ -19,6 +19,26 @@ describe('a day row read from its bigint[] text', () => {
         const points: StoredPoint[] = [{ at: 0, wh: 7 }];
         appendDayValues(text, BASE, from, to, points);
         expect(points).toEqual([{ at: 0, wh: 7 }, ...expected]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('puts every non-NULL slot inside a series at its index, as the points it reads would go there, leaving the rest', () => {
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 100 }), fc.integer({ min: -100, max: 100 }), fc.integer({ min: 0, max: 150 }), (values, firstSlot, length) => {
+        const text = `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+        const first = BASE + firstSlot * QH;
+        const series = { wh: new Float64Array(length).fill(-1), complete: new Uint8Array(length) };
+        const expected = { wh: new Float64Array(length).fill(-1), complete: new Uint8Array(length) };
+        const points: StoredPoint[] = [];
+        appendDayValues(text, BASE, first, first + (length - 1) * QH, points);
+        for (const { at, wh } of points) {
+          expected.wh[(at - first) / QH] = wh;
+          expected.complete[(at - first) / QH] = 1;
+        }
+        putDayValues(text, BASE, first, series);
+        expect(series).toEqual(expected);
       }),
       { numRuns: 300 },
     );
