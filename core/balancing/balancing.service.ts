@@ -282,9 +282,10 @@ export class BalancingService {
     const stored = meters.filter((m) => energyIsStoredQuarterHours(m.measuring, buckets));
     const computed = meters.filter((m) => !stored.includes(m));
     const { measurements } = this.deps;
+    const ranges = (of: readonly Meter[]) => of.map((m) => ({ meterId: m.id, ...loadWindow(m.measuring, start, end) }));
     const [series, points] = await Promise.all([
-      measurements.quarterHours(accountId, stored.map((m) => m.id), start, buckets.length),
-      computed.length > 0 ? measurements.load(accountId, computed.map((m) => ({ meterId: m.id, ...loadWindow(m.measuring, start, end) }))) : new Map<string, StoredPoint[]>(),
+      measurements.quarterHours(accountId, ranges(stored)),
+      computed.length > 0 ? measurements.load(accountId, ranges(computed)) : new Map<string, StoredPoint[]>(),
     ]);
     return new Map(meters.map((m) => [m.id, series.get(m.id) ?? energySeries(m.measuring, points.get(m.id) ?? [], buckets)]));
   }

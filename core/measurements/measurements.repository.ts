@@ -22,9 +22,10 @@ export interface MeasurementRepository {
   load(accountId: string, ranges: readonly SeriesRange[]): Promise<Map<string, StoredPoint[]>>;
   /**
    * The stored quarter-hour values (day rows, not off-grid readings) of each meter as a series of
-   * `count` consecutive quarter hours from `first`: a quarter hour without a value is incomplete.
+   * the consecutive quarter hours of its range (`from` the first, `to` the last): a quarter hour
+   * without a value is incomplete. Every meter asked for has one.
    */
-  quarterHours(accountId: string, meterIds: readonly string[], first: number, count: number): Promise<Map<string, EnergySeries>>;
+  quarterHours(accountId: string, ranges: readonly SeriesRange[]): Promise<Map<string, EnergySeries>>;
   /** The last stored value before and the first after an instant, per meter. */
   neighbours(accountId: string, around: readonly { meterId: string; before: number; after: number }[]): Promise<Map<string, StoredPoint[]>>;
   /** Set-based upsert: quarter-hour values into day rows, off-grid readings into their table. */

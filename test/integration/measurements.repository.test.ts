@@ -99,15 +99,19 @@ describe('MikroMeasurementRepository on PostgreSQL', () => {
     // 23:30 to 01:00 (exclusive): the values of 23:15 and 01:00 lie outside, 23:30 and 00:15 are missing.
     const [start, end] = [at('2026-03-01T23:30:00.000Z'), at('2026-03-02T01:00:00.000Z')];
     const buckets = bucketsOf(start, end, 'PT15M', 'UTC');
-    const series = await db.inContext(() => repo().quarterHours(accountId, [profile.id, untouched.id], start, buckets.length));
+    const range = (meterId: string) => ({ meterId, from: start, to: end - QH });
+    const series = await db.inContext(() => repo().quarterHours(accountId, [range(profile.id), range(untouched.id)]));
     expect([...series.get(profile.id)!.wh]).toEqual([0, 1, -2, 0, 3, 0]);
     expect([...series.get(profile.id)!.complete]).toEqual([0, 1, 1, 0, 1, 0]);
     expect([...series.get(untouched.id)!.complete]).toEqual([0, 0, 0, 0, 0, 0]);
     const loaded = await db.inContext(() => repo().load(accountId, [{ meterId: profile.id, from: start, to: end - QH }]));
     expect(series.get(profile.id)).toEqual(energySeries('load_profile_accurate', loaded.get(profile.id)!, buckets));
     // Another account's meters read as empty, and so do nothing asked for.
-    expect([...(await db.inContext(() => repo().quarterHours(otherAccountId, [profile.id], start, buckets.length))).get(profile.id)!.complete]).toEqual([0, 0, 0, 0, 0, 0]);
-    expect(await db.inContext(() => repo().quarterHours(accountId, [], start, buckets.length))).toEqual(new Map());
+    expect([...(await db.inContext(() => repo().quarterHours(otherAccountId, [range(profile.id)]))).get(profile.id)!.complete]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await db.inContext(() => repo().quarterHours(accountId, []))).toEqual(new Map());
+    // Each meter over its own range: one quarter hour from 00:30 on.
+    const own = await db.inContext(() => repo().quarterHours(accountId, [{ meterId: profile.id, from: at('2026-03-02T00:30:00.000Z'), to: at('2026-03-02T00:30:00.000Z') }]));
+    expect(own.get(profile.id)).toEqual({ wh: new Float64Array([3]), complete: new Uint8Array([1]) });
   });
 
   it('pages a meter over the half-open window [from, to) by time, with the total of the window', async () => {

@@ -12,8 +12,8 @@ import { isConsumer, nextCancellation } from '../../domain/contracts/cancellatio
 import type { Contract, ContractMeter } from '../../domain/contracts/contract.js';
 import { parseTermDuration } from '../../domain/contracts/term-duration.js';
 import { customerDisplayName, type Customer, type InvoiceFormat } from '../../domain/customers/customer.js';
-import { registerAt } from '../../domain/measurements/aggregation.js';
-import { bucketEnergy, loadWindow } from '../../domain/measurements/bucket-energy.js';
+import { registerAt, seriesEnergy, type BucketEnergy, type EnergySeries } from '../../domain/measurements/aggregation.js';
+import { bucketEnergy, loadWindow, measuresIntervals } from '../../domain/measurements/bucket-energy.js';
 import { isVirtual, type Meter } from '../../domain/meters/meter.js';
 import type { PaymentMethod } from '../../domain/payments/payment-method.js';
 import type { FuelMix } from '../../domain/products/electricity-product.js';
@@ -201,16 +201,45 @@ function rangesOf(windows: readonly { meter: Meter; start: number; end: number }
 }
 
 /**
- * A meter's line of the document: consumption from the stored points as the aggregated
+ * What a batch read of its meters over their windows: the stored quarter hours of interval meters as
+ * series (a month of a meter is some 3,000 of them), the stored points of register meters.
+ */
+interface Measured {
+  series: ReadonlyMap<string, EnergySeries>;
+  /** Where each meter's series starts. */
+  firsts: ReadonlyMap<string, number>;
+  points: ReadonlyMap<string, readonly StoredPoint[]>;
+}
+
+async function measured(measurements: MeasurementRepository, accountId: string, windows: readonly { meter: Meter; start: number; end: number }[]): Promise<Measured> {
+  const intervals = rangesOf(windows.filter((w) => measuresIntervals(w.meter.measuring)));
+  const registers = rangesOf(windows.filter((w) => !measuresIntervals(w.meter.measuring)));
+  return {
+    series: await measurements.quarterHours(accountId, intervals),
+    firsts: new Map(intervals.map((r) => [r.meterId, r.from])),
+    points: await measurements.load(accountId, registers),
+  };
+}
+
+/** A meter's energy in [start, end) as the aggregated measurements compute it. */
+function energyIn(measured: Measured, meter: Meter, start: number, end: number): BucketEnergy | undefined {
+  const series = measured.series.get(meter.id);
+  if (series) return seriesEnergy(series, measured.firsts.get(meter.id)!, { start, end });
+  return bucketEnergy(meter.measuring, measured.points.get(meter.id) ?? [], [{ start, end }])[0];
+}
+
+/**
+ * A meter's line of the document: consumption from the stored measurements as the aggregated
  * measurements compute it, register readings at the window's bounds, and the same window a year
  * earlier when every quarter hour of it is known.
  */
-function invoiceMeter(window: MeterWindow, points: readonly StoredPoint[], previous: readonly StoredPoint[]): InvoiceMeter {
+function invoiceMeter(window: MeterWindow, current: Measured, previous: Measured): InvoiceMeter {
   const { meter } = window;
-  const [energy] = bucketEnergy(meter.measuring, points, [{ start: window.start, end: window.end }]);
-  const [earlierEnergy] = bucketEnergy(meter.measuring, previous, [{ start: window.previousStart, end: window.previousEnd }]);
+  const energy = energyIn(current, meter, window.start, window.end);
+  const earlierEnergy = energyIn(previous, meter, window.previousStart, window.previousEnd);
   const virtual = isVirtual(meter);
   const register = !virtual && meter.measuring !== 'load_profile_accurate';
+  const points = current.points.get(meter.id) ?? [];
   const start = register ? registerAt(points, window.start, 0) : null;
   const end = register ? registerAt(points, window.end, 0) : null;
   return {
@@ -326,7 +355,7 @@ export class InvoiceDocuments {
       (prepayment: UpcomingPrepayment) => `${prepayment.contractId}/${prepayment.after}`,
     );
 
-    // Meters and their measurements: one read of this period's points and one of a year earlier for the whole batch.
+    // Meters and their measurements: one read of this period's and one of a year earlier for the whole batch.
     const assignments = await deps.contractMeters.findByContractIds(accountId, contractIds);
     const assignmentsOf = Map.groupBy(assignments, (assignment) => assignment.contractId);
     const meters = byId(await deps.meters.readByIds(accountId, unique(assignments.map((a) => a.meterId))));
@@ -337,8 +366,8 @@ export class InvoiceDocuments {
       }),
     );
     const all = [...windows.values()].flat();
-    const points = await deps.measurements.load(accountId, rangesOf(all));
-    const previousPoints = await deps.measurements.load(accountId, rangesOf(all.map((w) => ({ meter: w.meter, start: w.previousStart, end: w.previousEnd }))));
+    const current = await measured(deps.measurements, accountId, all);
+    const previous = await measured(deps.measurements, accountId, all.map((w) => ({ meter: w.meter, start: w.previousStart, end: w.previousEnd })));
 
     const seller = sellerOf(account);
     return invoices.map((invoice) => {
@@ -380,7 +409,7 @@ export class InvoiceDocuments {
           prepaymentTaxes: prepaymentTax.map((tax) => ({ percentage: formatDecimal(tax.percentage, 2), netAmount: formatCents(tax.netAmount), taxAmount: formatCents(tax.taxAmount) })),
           amountDue: view.amountDue,
           payment: paymentOf(account, methods.get(invoice.customerId) ?? []),
-          meters: windows.get(invoice.id)!.map((window) => invoiceMeter(window, points.get(window.meter.id) ?? [], previousPoints.get(window.meter.id) ?? [])),
+          meters: windows.get(invoice.id)!.map((window) => invoiceMeter(window, current, previous)),
           priceComponents: priceComponentsOf(invoiceLines, categories),
           nextPrepayments: (upcoming.get(`${invoice.contractId}/${issueDate}`) ?? []).map((p) => ({ dueDate: p.dueDate, amount: formatCents(p.amount) })),
           fuelMix: fuelMixOf((contract && products.get(contract.electricityProductId)?.fuelMix) ?? null),

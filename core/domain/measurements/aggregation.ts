@@ -27,6 +27,25 @@ export function seriesOf(energies: readonly BucketEnergy[]): EnergySeries {
   return series;
 }
 
+/**
+ * The interval energy of a bucket of whole quarter hours from a series of quarter hours whose first
+ * starts at `first`, as sumIntervals gives it: complete when every quarter hour of the bucket is
+ * (one outside the series is not).
+ */
+export function seriesEnergy(series: EnergySeries, first: number, { start, end }: Bucket): BucketEnergy {
+  const from = (start - first) / QUARTER_HOUR_MS;
+  const to = (end - first) / QUARTER_HOUR_MS;
+  let wh = 0;
+  let present = 0;
+  for (let i = from; i < to; i++) {
+    if (series.complete[i] === 1) {
+      wh += series.wh[i]!;
+      present++;
+    }
+  }
+  return { start, end, wh, complete: present === to - from };
+}
+
 /** Interval energy (stamped with the interval's start) summed per bucket. */
 export function sumIntervals(values: ReadonlyMap<number, number>, buckets: readonly Bucket[]): BucketEnergy[] {
   return buckets.map(({ start, end }) => {

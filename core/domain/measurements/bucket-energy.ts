@@ -33,8 +33,11 @@ export function bucketEnergy(measuring: Measuring, points: readonly Reading[], b
  * value counts for its quarter hour, and a quarter hour without one is incomplete.
  */
 export function energyIsStoredQuarterHours(measuring: Measuring, buckets: readonly Bucket[]): boolean {
-  return measuring !== 'readings_inaccurate' && measuring !== 'readings_accurate' && consecutiveQuarterHours(buckets);
+  return measuresIntervals(measuring) && consecutiveQuarterHours(buckets);
 }
+
+/** Whether a meter's stored values are its energy per quarter hour (interval values), not register readings. */
+export const measuresIntervals = (measuring: Measuring): boolean => measuring !== 'readings_inaccurate' && measuring !== 'readings_accurate';
 
 /** `bucketEnergy` as an EnergySeries; on stored quarter hours (see above), without an object per bucket. */
 export function energySeries(measuring: Measuring, points: readonly Reading[], buckets: readonly Bucket[]): EnergySeries {

@@ -117,16 +117,24 @@ export class MikroMeasurementRepository implements MeasurementRepository {
   }
 
   /** Day rows only, each unpacked straight into its meter's arrays: no object per quarter hour. */
-  async quarterHours(accountId: string, meterIds: readonly string[], first: number, count: number): Promise<Map<string, EnergySeries>> {
-    const series = new Map(meterIds.map((id) => [id, { wh: new Float64Array(count), complete: new Uint8Array(count) }]));
-    if (meterIds.length === 0 || count === 0) return series;
+  async quarterHours(accountId: string, ranges: readonly SeriesRange[]): Promise<Map<string, EnergySeries>> {
+    const firsts = new Map(ranges.map((r) => [r.meterId, r.from]));
+    const series = new Map(
+      ranges.map((r) => {
+        const count = Math.floor((r.to - r.from) / QUARTER_HOUR_MS) + 1;
+        return [r.meterId, { wh: new Float64Array(count), complete: new Uint8Array(count) }];
+      }),
+    );
+    if (ranges.length === 0) return series;
     const rows = await boundQuery<{ meter_id: string; day: string; values: string }>(
       this.em,
-      `select meter_id, day::text as day, "values"::text as "values" from measurement_days
-       where account_id = ? and meter_id = any(?::uuid[]) and day between ?::date and ?::date`,
-      [accountId, meterIds, dayOf(first), dayOf(first + (count - 1) * QUARTER_HOUR_MS)],
+      `with r as (select * from unnest(?::uuid[], ?::date[], ?::date[]) as r(meter_id, from_day, to_day))
+       select d.meter_id, d.day::text as day, d."values"::text as "values"
+       from measurement_days d join r on d.meter_id = r.meter_id and d.day between r.from_day and r.to_day
+       where d.account_id = ?`,
+      [ranges.map((r) => r.meterId), ranges.map((r) => dayOf(r.from)), ranges.map((r) => dayOf(r.to)), accountId],
     );
-    for (const { meter_id: meterId, day, values } of rows) putDayValues(values, instantOf(day, 0), first, series.get(meterId)!);
+    for (const { meter_id: meterId, day, values } of rows) putDayValues(values, instantOf(day, 0), firsts.get(meterId)!, series.get(meterId)!);
     return series;
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { intervalsFromReadings, registerAt, seriesOf, sumIntervals, sumSortedIntervals } from '../../../core/domain/measurements/aggregation.js';
+import { intervalsFromReadings, registerAt, seriesEnergy, seriesOf, sumIntervals, sumSortedIntervals } from '../../../core/domain/measurements/aggregation.js';
 import { bucketEnergy, energySeries } from '../../../core/domain/measurements/bucket-energy.js';
 import { kwhToWh, whToKwh } from '../../../core/domain/measurements/energy.js';
 import { checkMeasurements, decreasingReadings, type IngestMeter } from '../../../core/domain/measurements/ingest.js';
@@ -55,6 +55,21 @@ describe('interval sums from sorted points', () => {
         const expected = seriesOf(sumIntervals(new Map(series.map((p) => [p.at, p.wh])), ranges));
         expect(energySeries('load_profile_accurate', series, ranges)).toEqual(expected);
         expect(seriesOf(bucketEnergy('load_profile_accurate', series, ranges))).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives for a bucket of whole quarter hours from a series of quarter hours (what invoices read) what bucketEnergy gives', () => {
+    const wholeQuarterHours = fc
+      .record({ from: fc.integer({ min: -5, max: 40 }), count: fc.integer({ min: 1, max: 40 }) })
+      .map(({ from, count }) => ({ start: T0 + from * QUARTER_HOUR_MS, end: T0 + (from + count) * QUARTER_HOUR_MS }));
+    fc.assert(
+      fc.property(points, fc.integer({ min: -5, max: 20 }), fc.integer({ min: 1, max: 40 }), wholeQuarterHours, (series, firstSlot, count, bucket) => {
+        const first = T0 + firstSlot * QUARTER_HOUR_MS;
+        const inSeries = series.filter((p) => p.at >= first && p.at < first + count * QUARTER_HOUR_MS);
+        const stored = energySeries('load_profile_accurate', inSeries, Array.from({ length: count }, (_, i) => ({ start: first + i * QUARTER_HOUR_MS, end: first + (i + 1) * QUARTER_HOUR_MS })));
+        expect(seriesEnergy(stored, first, bucket)).toEqual(bucketEnergy('load_profile_accurate', inSeries, [bucket])[0]);
       }),
       { numRuns: 500 },
     );
