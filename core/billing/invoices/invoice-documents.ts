@@ -12,14 +12,14 @@ import { isConsumer, nextCancellation } from '../../domain/contracts/cancellatio
 import type { Contract, ContractMeter } from '../../domain/contracts/contract.js';
 import { parseTermDuration } from '../../domain/contracts/term-duration.js';
 import { customerDisplayName, type Customer, type InvoiceFormat } from '../../domain/customers/customer.js';
-import { registerAt, seriesEnergy, type BucketEnergy, type EnergySeries } from '../../domain/measurements/aggregation.js';
-import { bucketEnergy, loadWindow, measuresIntervals } from '../../domain/measurements/bucket-energy.js';
+import { registerAt } from '../../domain/measurements/aggregation.js';
 import { isVirtual, type Meter } from '../../domain/meters/meter.js';
 import type { PaymentMethod } from '../../domain/payments/payment-method.js';
 import type { FuelMix } from '../../domain/products/electricity-product.js';
 import { inForce } from '../../domain/periods.js';
 import { calendarDateOf, startOfDay } from '../../domain/time/calendar-date.js';
-import type { MeasurementRepository, SeriesRange, StoredPoint } from '../../measurements/measurements.repository.js';
+import { MeasuredEnergy } from '../../measurements/measured-energy.js';
+import type { MeasurementRepository } from '../../measurements/measurements.repository.js';
 import type { MeterRepository } from '../../meters/meters.repository.js';
 import type { PaymentMethodRepository, PaymentRepository, UpcomingPrepayment } from '../../payments/payments.repository.js';
 import type { ProductRepository } from '../../products/products.service.js';
@@ -189,57 +189,18 @@ function meterWindows(invoice: Invoice, contract: Contract, assignments: readonl
     .sort((a, b) => a.meter.identifier.localeCompare(b.meter.identifier) || a.meter.id.localeCompare(b.meter.id));
 }
 
-/** One range per meter covering every window asked for (the repository reads one range per meter). */
-function rangesOf(windows: readonly { meter: Meter; start: number; end: number }[]): SeriesRange[] {
-  const ranges = new Map<string, SeriesRange>();
-  for (const { meter, start, end } of windows) {
-    const { from, to } = loadWindow(meter.measuring, start, end);
-    const known = ranges.get(meter.id);
-    ranges.set(meter.id, known ? { meterId: meter.id, from: Math.min(known.from, from), to: Math.max(known.to, to) } : { meterId: meter.id, from, to });
-  }
-  return [...ranges.values()];
-}
-
-/**
- * What a batch read of its meters over their windows: the stored quarter hours of interval meters as
- * series (a month of a meter is some 3,000 of them), the stored points of register meters.
- */
-interface Measured {
-  series: ReadonlyMap<string, EnergySeries>;
-  /** Where each meter's series starts. */
-  firsts: ReadonlyMap<string, number>;
-  points: ReadonlyMap<string, readonly StoredPoint[]>;
-}
-
-async function measured(measurements: MeasurementRepository, accountId: string, windows: readonly { meter: Meter; start: number; end: number }[]): Promise<Measured> {
-  const intervals = rangesOf(windows.filter((w) => measuresIntervals(w.meter.measuring)));
-  const registers = rangesOf(windows.filter((w) => !measuresIntervals(w.meter.measuring)));
-  return {
-    series: await measurements.quarterHours(accountId, intervals),
-    firsts: new Map(intervals.map((r) => [r.meterId, r.from])),
-    points: await measurements.load(accountId, registers),
-  };
-}
-
-/** A meter's energy in [start, end) as the aggregated measurements compute it. */
-function energyIn(measured: Measured, meter: Meter, start: number, end: number): BucketEnergy | undefined {
-  const series = measured.series.get(meter.id);
-  if (series) return seriesEnergy(series, measured.firsts.get(meter.id)!, { start, end });
-  return bucketEnergy(meter.measuring, measured.points.get(meter.id) ?? [], [{ start, end }])[0];
-}
-
 /**
  * A meter's line of the document: consumption from the stored measurements as the aggregated
  * measurements compute it, register readings at the window's bounds, and the same window a year
  * earlier when every quarter hour of it is known.
  */
-function invoiceMeter(window: MeterWindow, current: Measured, previous: Measured): InvoiceMeter {
+function invoiceMeter(window: MeterWindow, current: MeasuredEnergy, previous: MeasuredEnergy): InvoiceMeter {
   const { meter } = window;
-  const energy = energyIn(current, meter, window.start, window.end);
-  const earlierEnergy = energyIn(previous, meter, window.previousStart, window.previousEnd);
+  const [energy] = current.energy(meter, [{ start: window.start, end: window.end }]);
+  const [earlierEnergy] = previous.energy(meter, [{ start: window.previousStart, end: window.previousEnd }]);
   const virtual = isVirtual(meter);
   const register = !virtual && meter.measuring !== 'load_profile_accurate';
-  const points = current.points.get(meter.id) ?? [];
+  const points = current.points(meter.id);
   const start = register ? registerAt(points, window.start, 0) : null;
   const end = register ? registerAt(points, window.end, 0) : null;
   return {
@@ -366,8 +327,8 @@ export class InvoiceDocuments {
       }),
     );
     const all = [...windows.values()].flat();
-    const current = await measured(deps.measurements, accountId, all);
-    const previous = await measured(deps.measurements, accountId, all.map((w) => ({ meter: w.meter, start: w.previousStart, end: w.previousEnd })));
+    const current = await MeasuredEnergy.read(deps.measurements, accountId, all);
+    const previous = await MeasuredEnergy.read(deps.measurements, accountId, all.map((w) => ({ meter: w.meter, start: w.previousStart, end: w.previousEnd })));
 
     const seller = sellerOf(account);
     return invoices.map((invoice) => {

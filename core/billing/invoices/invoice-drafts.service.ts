@@ -6,13 +6,13 @@ import type { ContractMeterRepository, ContractRepository } from '../../contract
 import { draftInvoice, type DraftProblem, type EnergyKind, type InvoiceDraft, type MeterEnergy, type PricedComponent } from '../../domain/billing/invoice-draft.js';
 import { formatCents } from '../../domain/billing/money.js';
 import { presentLine, presentTax, type InvoiceLineView, type InvoiceTaxView } from './invoice-presenter.js';
-import { bucketEnergy, loadWindow } from '../../domain/measurements/bucket-energy.js';
 import { isBalanced, type Site } from '../../domain/sites/site.js';
 import { inForce, inForceOn } from '../../domain/periods.js';
 import { calendarDateOf, startOfDay } from '../../domain/time/calendar-date.js';
 import { bucketsOf, QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { ConflictError } from '../../errors.js';
 import { calendarDate, endAfter } from '../../field-formats.js';
+import { MeasuredEnergy } from '../../measurements/measured-energy.js';
 import type { MeasurementRepository } from '../../measurements/measurements.repository.js';
 import type { MeterRepository } from '../../meters/meters.repository.js';
 import { loadOwned } from '../../resource.service.js';
@@ -197,11 +197,9 @@ export class InvoiceDraftsService {
     const start = Math.min(...windows.map((w) => w.start));
     const end = Math.max(...windows.map((w) => w.end));
     const meters = await this.deps.meters.findByIds(accountId, [...new Set(windows.flatMap((w) => w.assignments.map((a) => a.meterId)))]);
-    const points = await this.deps.measurements.load(accountId, meters.map((meter) => ({ meterId: meter.id, ...loadWindow(meter.measuring, start, end) })));
+    const measured = await MeasuredEnergy.read(this.deps.measurements, accountId, meters.map((meter) => ({ meter, start, end })));
     const buckets = bucketsOf(start, end, 'P1D', timezone);
-    const daily = new Map(
-      meters.map((meter) => [meter.id, bucketEnergy(meter.measuring, points.get(meter.id) ?? [], buckets).map((b) => ({ ...b, day: calendarDateOf(new Date(b.start), timezone) }))]),
-    );
+    const daily = new Map(meters.map((meter) => [meter.id, measured.energy(meter, buckets).map((b) => ({ ...b, day: calendarDateOf(new Date(b.start), timezone) }))]));
     return new Map<string, EnergyByMeter | DraftError>(
       windows.map((w) => {
         const used: EnergyByMeter = new Map();
