@@ -18,7 +18,7 @@ import type { SiteRepository } from '../../sites/sites.repository.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
 import { parseInput } from '../../validation.js';
 import { BILL_RUN_QUEUE, createBillRunCommand, listBillRunsQuery, type BillRunJob, type BillRunView } from './bill-runs.commands.js';
-import type { InvoiceDocuments } from '../invoices/invoice-documents.js';
+import { DOCUMENTS_PER_ROUND, type InvoiceDocuments } from '../invoices/invoice-documents.js';
 import type { InvoiceIssuer } from '../invoices/invoice-issuer.js';
 import type { InvoiceDraftsService } from '../invoices/invoice-drafts.service.js';
 import type { InvoiceRepository } from '../invoices/invoices.repository.js';
@@ -269,11 +269,14 @@ export class BillRunsService implements ResourceService<BillRunView> {
     while ((await render({ runId: run.id })) > 0);
     const progress = new ProgressThrottle(deps.clock);
     const rendering: Promise<unknown>[] = [];
+    // The first batch is one round of documents: the render threads start on its PDFs while the
+    // next batch is issued, instead of waiting idle while a whole batch is.
+    let size = Math.min(DOCUMENTS_PER_ROUND, deps.settings.batchSize);
     try {
       for (;;) {
         const issued = await this.batch(async (): Promise<string[] | 'lost'> => {
           if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
-          const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, deps.settings.batchSize);
+          const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, size);
           if (drafts.length === 0) return [];
           await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
           if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');
@@ -281,6 +284,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
         });
         if (issued === 'lost') return;
         if (issued.length === 0) break;
+        size = deps.settings.batchSize;
         const pdfs = render({ ids: issued });
         // Awaited below or in the next round: a failure meanwhile must not be an unhandled rejection.
         pdfs.catch(() => undefined);

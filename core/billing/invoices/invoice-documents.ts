@@ -65,7 +65,7 @@ export interface InvoiceDocumentsDependencies {
 export const NEXT_PREPAYMENTS = 12;
 
 /** Invoices read and assembled at a time: the first PDFs render while the rest are read. */
-const DOCUMENTS_PER_ROUND = 100;
+export const DOCUMENTS_PER_ROUND = 100;
 
 const earlier = (a: string, b: string) => (a < b ? a : b);
 const later = (a: string, b: string) => (a > b ? a : b);
