@@ -13,6 +13,7 @@ import type { Contract, ContractMeter } from '../../domain/contracts/contract.js
 import { parseTermDuration } from '../../domain/contracts/term-duration.js';
 import { customerDisplayName, type Customer, type InvoiceFormat } from '../../domain/customers/customer.js';
 import { registerAt } from '../../domain/measurements/aggregation.js';
+import { measuresIntervals } from '../../domain/measurements/bucket-energy.js';
 import { isVirtual, type Meter } from '../../domain/meters/meter.js';
 import type { PaymentMethod } from '../../domain/payments/payment-method.js';
 import type { FuelMix } from '../../domain/products/electricity-product.js';
@@ -199,7 +200,7 @@ function invoiceMeter(window: MeterWindow, current: MeasuredEnergy, previous: Me
   const [energy] = current.energy(meter, [{ start: window.start, end: window.end }]);
   const [earlierEnergy] = previous.energy(meter, [{ start: window.previousStart, end: window.previousEnd }]);
   const virtual = isVirtual(meter);
-  const register = !virtual && meter.measuring !== 'load_profile_accurate';
+  const register = !virtual && !measuresIntervals(meter.measuring);
   const points = current.points(meter.id);
   const start = register ? registerAt(points, window.start, 0) : null;
   const end = register ? registerAt(points, window.end, 0) : null;
