@@ -5,7 +5,6 @@ import { holdBack, invoicedOverlap } from '../domain/balancing/invoiced-periods.
 import type { DatePeriod } from '../domain/periods.js';
 import { balanceSite, withoutIntervals, type Participation, type SiteBalance } from '../domain/balancing/site-balance.js';
 import type { EnergySeries } from '../domain/measurements/aggregation.js';
-import { energyIsStoredQuarterHours, energySeries, loadWindow } from '../domain/measurements/bucket-energy.js';
 import { dayOf } from '../domain/measurements/measurement-day.js';
 import { isVirtual, type Meter } from '../domain/meters/meter.js';
 import { allocationKeyAt, isBalanced, type Site } from '../domain/sites/site.js';
@@ -17,7 +16,8 @@ import { addDays, calendarDateOf, localDaySplit, startOfDay } from '../domain/ti
 import { whToKwh } from '../domain/measurements/energy.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { isUuid } from '../domain/ids.js';
-import type { MeasurementRepository, StoredPoint } from '../measurements/measurements.repository.js';
+import { MeasuredEnergy } from '../measurements/measured-energy.js';
+import type { MeasurementRepository } from '../measurements/measurements.repository.js';
 import type { MeterRepository } from '../meters/meters.repository.js';
 import type { JobQueue } from '../queue/job-queue.js';
 import type { ListResult } from '../resource.service.js';
@@ -273,21 +273,11 @@ export class BalancingService {
     }));
   }
 
-  /**
-   * Each meter's energy per bucket of a chunk: stored quarter hours read straight into the series (a
-   * site-year is millions of them), the other meters' energy computed from their stored points.
-   */
+  /** Each meter's energy per bucket of a chunk: an interval meter's stored quarter hours as they are read. */
   private async energy(accountId: string, meters: readonly Meter[], buckets: readonly Bucket[]): Promise<Map<string, EnergySeries>> {
     const [start, end] = [buckets[0]!.start, buckets.at(-1)!.end];
-    const stored = meters.filter((m) => energyIsStoredQuarterHours(m.measuring, buckets));
-    const computed = meters.filter((m) => !stored.includes(m));
-    const { measurements } = this.deps;
-    const ranges = (of: readonly Meter[]) => of.map((m) => ({ meterId: m.id, ...loadWindow(m.measuring, start, end) }));
-    const [series, points] = await Promise.all([
-      measurements.quarterHours(accountId, ranges(stored)),
-      computed.length > 0 ? measurements.load(accountId, ranges(computed)) : new Map<string, StoredPoint[]>(),
-    ]);
-    return new Map(meters.map((m) => [m.id, series.get(m.id) ?? energySeries(m.measuring, points.get(m.id) ?? [], buckets)]));
+    const measured = await MeasuredEnergy.read(this.deps.measurements, accountId, meters.map((meter) => ({ meter, start, end })));
+    return new Map(meters.map((m) => [m.id, measured.series(m, buckets)]));
   }
 
   /** Sorted by meter id: the engine sorts by id per interval, which is linear on sorted input. */

@@ -1,5 +1,5 @@
-import { seriesEnergy, type BucketEnergy, type EnergySeries } from '../domain/measurements/aggregation.js';
-import { bucketEnergy, loadWindow, measuresIntervals } from '../domain/measurements/bucket-energy.js';
+import { seriesEnergy, seriesOf, type BucketEnergy, type EnergySeries } from '../domain/measurements/aggregation.js';
+import { bucketEnergy, energyIsStoredQuarterHours, loadWindow, measuresIntervals } from '../domain/measurements/bucket-energy.js';
 import type { Meter } from '../domain/meters/meter.js';
 import type { Bucket } from '../domain/time/buckets.js';
 import type { MeasurementRepository, SeriesRange, StoredPoint } from './measurements.repository.js';
@@ -23,13 +23,13 @@ function rangesOf(spans: readonly MeterSpan[]): SeriesRange[] {
 }
 
 /**
- * What billing read of meters over spans of time, with two statements however many meters: the
+ * What was read of meters over spans of time, with two statements however many meters: the
  * stored quarter hours of interval meters as series (a month of a meter is some 3,000 of them, no
  * object each), the stored points of register meters.
  */
 export class MeasuredEnergy {
   private constructor(
-    private readonly series: ReadonlyMap<string, EnergySeries>,
+    private readonly quarterHours: ReadonlyMap<string, EnergySeries>,
     /** Where each meter's series starts. */
     private readonly firsts: ReadonlyMap<string, number>,
     private readonly stored: ReadonlyMap<string, readonly StoredPoint[]>,
@@ -45,10 +45,20 @@ export class MeasuredEnergy {
 
   /** The meter's energy per bucket (whole quarter hours within a span read) as the aggregated measurements compute it. */
   energy(meter: Meter, buckets: readonly Bucket[]): BucketEnergy[] {
-    const series = this.series.get(meter.id);
+    const series = this.quarterHours.get(meter.id);
     if (!series) return bucketEnergy(meter.measuring, this.points(meter.id), buckets);
     const first = this.firsts.get(meter.id)!;
     return buckets.map((bucket) => seriesEnergy(series, first, bucket));
+  }
+
+  /**
+   * The meter's energy per bucket as arrays (what balancing reads): on the consecutive quarter hours
+   * of a span read, the stored series itself.
+   */
+  series(meter: Meter, buckets: readonly Bucket[]): EnergySeries {
+    const stored = this.quarterHours.get(meter.id);
+    if (stored && energyIsStoredQuarterHours(meter.measuring, buckets) && this.firsts.get(meter.id) === buckets[0]!.start && stored.wh.length === buckets.length) return stored;
+    return seriesOf(this.energy(meter, buckets));
   }
 
   /** The stored points of a register meter (none for an interval meter). */

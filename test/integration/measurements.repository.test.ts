@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Measurement } from '../../core/domain/measurements/ingest.js';
 import type { Meter } from '../../core/domain/meters/meter.js';
 import { MikroMeasurementRepository } from '../../core/persistence/measurements/measurement.persistence.js';
-import { energySeries } from '../../core/domain/measurements/bucket-energy.js';
+import { seriesOf } from '../../core/domain/measurements/aggregation.js';
+import { bucketEnergy } from '../../core/domain/measurements/bucket-energy.js';
 import { bucketsOf } from '../../core/domain/time/buckets.js';
 import { gate, useRepositoryDatabase } from '../support/repository-database.js';
 
@@ -105,7 +106,7 @@ describe('MikroMeasurementRepository on PostgreSQL', () => {
     expect([...series.get(profile.id)!.complete]).toEqual([0, 1, 1, 0, 1, 0]);
     expect([...series.get(untouched.id)!.complete]).toEqual([0, 0, 0, 0, 0, 0]);
     const loaded = await db.inContext(() => repo().load(accountId, [{ meterId: profile.id, from: start, to: end - QH }]));
-    expect(series.get(profile.id)).toEqual(energySeries('load_profile_accurate', loaded.get(profile.id)!, buckets));
+    expect(series.get(profile.id)).toEqual(seriesOf(bucketEnergy('load_profile_accurate', loaded.get(profile.id)!, buckets)));
     // Another account's meters read as empty, and so do nothing asked for.
     expect([...(await db.inContext(() => repo().quarterHours(otherAccountId, [range(profile.id)]))).get(profile.id)!.complete]).toEqual([0, 0, 0, 0, 0, 0]);
     expect(await db.inContext(() => repo().quarterHours(accountId, []))).toEqual(new Map());

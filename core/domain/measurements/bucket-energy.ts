@@ -1,6 +1,6 @@
 import type { Measuring } from '../meters/meter.js';
 import { QUARTER_HOUR_MS, type Bucket } from '../time/buckets.js';
-import { energyFromSparseReadings, intervalsFromReadings, seriesOf, sumIntervals, sumSortedIntervals, type BucketEnergy, type EnergySeries, type Reading } from './aggregation.js';
+import { energyFromSparseReadings, intervalsFromReadings, sumIntervals, sumSortedIntervals, type BucketEnergy, type EnergySeries, type Reading } from './aggregation.js';
 
 /** Occasional readings are interpolated across at most this gap. */
 export const MAX_INTERPOLATION_GAP_MS = 48 * 3600 * 1000;
@@ -39,11 +39,6 @@ export function energyIsStoredQuarterHours(measuring: Measuring, buckets: readon
 /** Whether a meter's stored values are its energy per quarter hour (interval values), not register readings. */
 export const measuresIntervals = (measuring: Measuring): boolean => measuring !== 'readings_inaccurate' && measuring !== 'readings_accurate';
 
-/** `bucketEnergy` as an EnergySeries; on stored quarter hours (see above), without an object per bucket. */
-export function energySeries(measuring: Measuring, points: readonly Reading[], buckets: readonly Bucket[]): EnergySeries {
-  return energyIsStoredQuarterHours(measuring, buckets) ? quarterHours(points, buckets) : seriesOf(bucketEnergy(measuring, points, buckets));
-}
-
 /** Per list of buckets, whether they are consecutive quarter hours: balancing asks for every meter of a chunk. */
 const consecutive = new WeakMap<readonly Bucket[], boolean>();
 
@@ -57,7 +52,7 @@ function consecutiveQuarterHours(buckets: readonly Bucket[]): boolean {
   return known;
 }
 
-/** The hot path of balancing: interval values on consecutive quarter hours, by index instead of lookup. */
+/** Interval values on consecutive quarter hours (a quarter-hourly series), by index instead of lookup. */
 function quarterHours(points: readonly Reading[], buckets: readonly Bucket[]): EnergySeries {
   const first = buckets[0]!.start;
   const series = { wh: new Float64Array(buckets.length), complete: new Uint8Array(buckets.length) };
