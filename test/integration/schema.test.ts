@@ -46,6 +46,15 @@ describe('the migrated schema', () => {
     }
   });
 
+  it('compresses the PDFs and e-invoices issuing writes with LZ4 (this server has it), and nothing else differs from the default', async () => {
+    const compressed = await sql(`select attrelid::regclass::text as "table", attname as "column", attcompression as method from pg_attribute
+                                   where attcompression <> '' and attrelid::regclass::text not like 'pg_%' order by 1, 2`);
+    expect(compressed).toEqual([
+      { table: 'invoice_e_invoices', column: 'xml', method: 'l' },
+      { table: 'invoice_pdfs', column: 'content', method: 'l' },
+    ]);
+  });
+
   it('is what the entities declare: MikroORM finds nothing to change (a new migration would be empty)', async () => {
     expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
   });
