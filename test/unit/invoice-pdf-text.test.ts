@@ -5,15 +5,24 @@ import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { collectPageContent } from '../../core/billing/invoices/invoice-pdf-pages.js';
 import { PdfLayout } from '../../core/billing/invoices/invoice-pdf-layout.js';
+import { StructureTree } from '../../core/billing/invoices/invoice-pdf-structure.js';
 import { drawText } from '../../core/billing/invoices/invoice-pdf-text.js';
 
 const font = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSansCondensed.ttf');
 
-type Draw = (doc: PDFKit.PDFDocument, root: PDFKit.PDFStructureElement, text: string, x: number, y: number, width: number, align: 'left' | 'right') => void;
+/** Sets up a document's structure tree; answers how to draw a tagged text into it, and how to end the tree. */
+type Draw = (doc: PDFKit.PDFDocument) => { text(text: string, x: number, y: number, width: number, align: 'left' | 'right'): void; end(): void };
 
-/** pdfkit's own text(), as the layout used it before. */
-const pdfkitText: Draw = (doc, root, text, x, y, width, align) => doc.text(text, x, y, { width, align, structParent: root, structType: 'P' });
-const cachedText: Draw = (doc, root, text, x, y, width, align) => drawText(doc, false, 8, text, { x, y, width, align, parent: root, tag: 'P' });
+/** pdfkit's own text() and structure elements, as the layout used them before. */
+const pdfkitText: Draw = (doc) => {
+  const root = doc.struct('Document');
+  doc.addStructure(root);
+  return { text: (text, x, y, width, align) => doc.text(text, x, y, { width, align, structParent: root, structType: 'P' }), end: () => root.end() };
+};
+const cachedText: Draw = (doc) => {
+  const structure = new StructureTree(doc);
+  return { text: (text, x, y, width, align) => drawText(doc, false, 8, text, { x, y, width, align, parent: structure, tag: 'P' }), end: () => structure.end() };
+};
 
 type Placed = [text: string, width: number, align: 'left' | 'right'];
 
@@ -37,17 +46,16 @@ async function render(draw: Draw, collect = false, compress = true, placed: read
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise((resolve) => doc.on('end', resolve));
-  const root = doc.struct('Document');
-  doc.addStructure(root);
+  const structure = draw(doc);
   doc.addPage();
   doc.font(font).fontSize(8).fillColor('#1a1a1a');
   let y = 50;
   for (const [text, width, align] of placed) {
-    draw(doc, root, text, 60, y, width, align);
+    structure.text(text, 60, y, width, align);
     y += 60;
   }
-  draw(doc, root, texts[2]![0], 60, doc.page.maxY() - 20, texts[2]![1], 'left');
-  root.end();
+  structure.text(texts[2]![0], 60, doc.page.maxY() - 20, texts[2]![1], 'left');
+  structure.end();
   doc.end();
   await ended;
   return Buffer.concat(chunks);
@@ -63,7 +71,7 @@ function streams(pdf: Buffer): string[] {
 }
 
 describe('invoice PDF text', () => {
-  it('draws texts as pdfkit does, first wrapping them and then as wrapped before, also where pdfkit starts a new page', async () => {
+  it('draws texts and their structure elements as pdfkit does, first wrapping them and then as wrapped before, also where pdfkit starts a new page', async () => {
     const expected = await render(pdfkitText);
     expect(await render(cachedText)).toEqual(expected);
     expect(await render(cachedText)).toEqual(expected);

@@ -6,6 +6,7 @@ import { cacheFragments } from './invoice-pdf-fragments.js';
 import { collectOutput } from './invoice-pdf-output.js';
 import { cacheOutputIntent } from './invoice-pdf-output-intent.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
+import { StructureTree } from './invoice-pdf-structure.js';
 import { drawText, oneLineWidth } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
 
@@ -123,7 +124,7 @@ export class PdfLayout {
   y = page.top;
   /** Where the footer starts: the flow stays 6 mm above it. */
   bottom = page.height - mm(22);
-  private readonly root: PDFKit.PDFStructureElement;
+  private readonly structure: StructureTree;
   private readonly rendered: Promise<Buffer>;
 
   constructor(
@@ -167,8 +168,7 @@ export class PdfLayout {
     cacheFragments(doc, sharedGlyphCount);
     collectPageContent(doc);
     this.rendered = collectOutput(doc);
-    this.root = doc.struct('Document');
-    doc.addStructure(this.root);
+    this.structure = new StructureTree(doc);
     doc.addPage();
   }
 
@@ -212,7 +212,7 @@ export class PdfLayout {
   textAt(text: string, x: number, y: number, width: number, style: TextStyle = {}): number {
     if (!text) return 0;
     const { tag = 'P', align = 'left', size = 8.5, bold = false } = style;
-    if (tag !== 'Artifact') return drawText(this.style(style), bold, size, text, { x, y, width, align, parent: this.root, tag });
+    if (tag !== 'Artifact') return drawText(this.style(style), bold, size, text, { x, y, width, align, parent: this.structure, tag });
     this.doc.markContent('Artifact', { type: 'Pagination' });
     const height = drawText(this.style(style), bold, size, text, { x, y, width, align });
     this.doc.endMarkedContent();
@@ -316,7 +316,7 @@ export class PdfLayout {
       this.doc.switchToPage(index);
       footer(this, index - start + 1, count);
     }
-    this.root.end();
+    this.structure.end();
     this.doc.end();
     return this.rendered;
   }

@@ -1,4 +1,5 @@
 import { ScopedCache } from '../../caching/scoped-cache.js';
+import type { StructureTree } from './invoice-pdf-structure.js';
 
 /** What pdfkit passes on for each wrapped line: its measured width and word count, and the width of the box. */
 interface LineOptions {
@@ -17,8 +18,6 @@ interface TextInternals {
   page: { maxY(): number };
   currentLineHeight(includeGap: boolean): number;
   widthOfString(text: string, options: object): number;
-  struct(type: string, children: PDFKit.PDFStructureContent[]): PDFKit.PDFStructureElement;
-  markStructureContent(tag: string): PDFKit.PDFStructureContent;
   _text(text: string, x: number, y: number, options: object, line: (line: string, options: LineOptions, wrapper: unknown) => void): void;
   _line(line: string, options: LineOptions, wrapper: unknown): void;
   _fragment(line: string, x: number, y: number, options: object): void;
@@ -29,8 +28,8 @@ export interface TextBox {
   y: number;
   width: number;
   align: 'left' | 'right';
-  /** The structure element a tagged text's paragraph elements go into, and their type; none for artifacts. */
-  parent?: PDFKit.PDFStructureElement;
+  /** The structure tree a tagged text's paragraph elements go into, and their type; none for artifacts. */
+  parent?: StructureTree;
   tag?: string;
 }
 
@@ -96,7 +95,7 @@ export function drawText(doc: PDFKit.PDFDocument, bold: boolean, size: number, t
     internals.y = box.y;
     for (const event of events) {
       if (event === 'paragraph') {
-        box.parent!.add(internals.struct(box.tag!, [internals.markStructureContent(box.tag!)]));
+        box.parent!.paragraph(box.tag!);
       } else {
         internals._fragment(event.line, internals.x, internals.y, { width: box.width, align: box.align, ...event });
         internals.y += lineHeight;
@@ -109,7 +108,7 @@ export function drawText(doc: PDFKit.PDFDocument, bold: boolean, size: number, t
   const parent = box.parent && {
     add(element: PDFKit.PDFStructureElement) {
       recorded.push('paragraph');
-      return box.parent!.add(element);
+      box.parent!.adopt(element);
     },
   };
   internals._text(text, box.x, box.y, { width: box.width, align: box.align, structParent: parent, structType: box.tag }, (line, options, wrapper) => {
