@@ -59,3 +59,33 @@ export function xmpOf(buffer: Buffer): string | null {
   const end = text.indexOf('<?xpacket end', start);
   return start < 0 || end < 0 ? null : text.slice(start, text.indexOf('?>', end) + 2);
 }
+
+/** A run of text as a viewer places it: its characters, font (as the PDF names it) and text rendering matrix (size and place on the page). */
+export interface TextRun {
+  str: string;
+  fontName: string;
+  transform: number[];
+}
+
+/** The text runs of each page, in content order. */
+export async function textRunsOf(buffer: Buffer): Promise<TextRun[][]> {
+  const pdf = await getDocument({ data: new Uint8Array(buffer), standardFontDataUrl }).promise;
+  const pages: TextRun[][] = [];
+  for (let number = 1; number <= pdf.numPages; number++) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    pages.push(content.items.flatMap((item) => ('str' in item ? [{ str: item.str, fontName: item.fontName.replace(/^g_d\d+_/, ''), transform: item.transform as number[] }] : [])));
+  }
+  await pdf.destroy();
+  return pages;
+}
+
+/** Every object of the PDF but the pages' content streams, each as written (dictionary and stream). */
+export function objectsBesideContent(buffer: Buffer): Map<number, string> {
+  const text = buffer.toString('latin1');
+  const contents = new Set([...text.matchAll(/\/Contents (\d+) 0 R/g)].map((match) => Number(match[1])));
+  const objects = new Map<number, string>();
+  for (const match of text.matchAll(/(\d+) 0 obj\n([\s\S]*?)\nendobj/g)) {
+    if (!contents.has(Number(match[1]))) objects.set(Number(match[1]), match[2]!);
+  }
+  return objects;
+}

@@ -7,6 +7,14 @@ interface PdfReference {
   end(chunk?: Uint8Array): void;
 }
 
+/** Where fontkit places a glyph, in font units. */
+export interface GlyphPosition {
+  xAdvance: number;
+  advanceWidth: number;
+  xOffset: number;
+  yOffset: number;
+}
+
 /**
  * What pdfkit 0.20 keeps of a TrueType font embedded in one document (its EmbeddedFont), as far as
  * the PDF's font objects are made of it; invoice-pdf-fonts.test.ts guards that pdfkit still has it.
@@ -36,7 +44,8 @@ export interface EmbeddedFont {
   layoutCache?: Record<string, unknown>;
   dictionary: PdfReference;
   document: { ref(data?: Record<string, unknown>): PdfReference };
-  encode(text: string): unknown;
+  /** Lays a text out: its glyphs' ids in the subset (four hex digits each, the glyphs included if new) and positions. */
+  encode(text: string, features?: unknown): [string[], GlyphPosition[]];
   embed(): void;
 }
 

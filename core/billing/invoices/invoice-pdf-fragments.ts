@@ -1,6 +1,5 @@
 import { ScopedCache } from '../../caching/scoped-cache.js';
-import { captureContent } from './invoice-pdf-content.js';
-import type { EmbeddedFont } from './invoice-pdf-font-embed.js';
+import type { EmbeddedFont, GlyphPosition } from './invoice-pdf-font-embed.js';
 
 /** The options of pdfkit 0.20's _fragment() that change what it writes beyond the position. */
 interface FragmentOptions {
@@ -26,36 +25,34 @@ interface FragmentOptions {
 interface FragmentInternals {
   _font: EmbeddedFont & { ref(): unknown };
   _fontSize: number;
-  page: { height: number; fonts: Record<string, unknown> };
+  page: { fonts: Record<string, unknown> };
   addContent(data: string): unknown;
   widthOfString(text: string, options: FragmentOptions): number;
   _fragment(text: string, x: number, y: number, options: FragmentOptions): void;
 }
 
-/** What pdfkit writes for a line of text, split around the one operator that holds its position. */
-interface Fragment {
-  /** Up to the text object's start (BT). */
-  head: string;
-  /** From the font selection (Tf) to the restored graphics state (Q). */
-  tail: string;
-  /** The width of the text without trailing white space, which right alignment subtracts. */
-  trimmedWidth: number;
+/** A line of text laid out in a font and size, to be written at any position. */
+interface Line {
+  /** The font selection (Tf) and the glyphs with their kerning (TJ). */
+  operators: string;
+  /** The width of the text without trailing white space, which right alignment subtracts (once it has). */
+  trimmedWidth?: number;
 }
 
 /** pdfkit's number format in page content: rounded to six decimals. */
 const number = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /**
- * Lines as pdfkit wrote them, by font, size and text. pdfkit encodes every line anew: it lays out
- * each word and turns each glyph into its subset's glyph id; for the labels, amounts and fixed texts
- * that recur in every invoice the result is the same every time.
+ * Lines by font, size and text whose glyphs every document's subset holds at the same ids (see
+ * addFonts), so that their operators are the same in any document. Laying a line out in a font
+ * (each word, each glyph turned into its subset's id) is most of what writing it costs, and the
+ * labels, amounts and fixed texts of invoices recur in every document.
  */
-const fragments = new ScopedCache<Fragment | null | typeof SEEN_ONCE>(20_000);
+const lines = new ScopedCache<Line | typeof SEEN_ONCE>(20_000);
 
 /**
- * Marks a line seen once and written by pdfkit. Many lines occur in one document only (names,
- * numbers, amounts): splitting what pdfkit wrote for them would cost more than it ever saves, so a
- * line is split and kept when it comes a second time.
+ * Marks a line seen once. Many lines occur in one document only (names, numbers, amounts): keeping
+ * them would push the recurring ones out, so a line is kept when it comes a second time.
  */
 const SEEN_ONCE = 'seen once';
 
@@ -70,24 +67,36 @@ function positionOnly(options: FragmentOptions): boolean {
 }
 
 /**
- * Splits what pdfkit wrote for a line at its position (Tm). A line is kept only when it has one
- * position (no glyph offsets) and every glyph id is below `sharedGlyphs`: glyphs every document's
- * subset holds at the same ids (see addFonts), so the bytes are the same in any document.
+ * The glyphs of a line with their kerning, as pdfkit 0.20 writes them: runs of glyph ids, each
+ * followed by the adjustment after its last glyph. Null when a glyph is moved off its place (mark
+ * positioning), which pdfkit writes with extra positions.
  */
-function fragmentOf(written: string[], sharedGlyphs: number): Omit<Fragment, 'trimmedWidth'> | null {
-  const positions = written.filter((line) => line.endsWith(' Tm'));
-  const start = written.indexOf('BT');
-  if (positions.length !== 1 || start < 0 || written[start + 1] !== positions[0]) return null;
-  for (const [, hex] of written.join('\n').matchAll(/<([0-9a-f]*)>/g)) {
-    for (let i = 0; i < hex!.length; i += 4) if (parseInt(hex!.slice(i, i + 4), 16) >= sharedGlyphs) return null;
+function glyphRuns(encoded: readonly string[], positions: readonly GlyphPosition[]): string | null {
+  const runs: string[] = [];
+  let first = 0;
+  const run = (end: number) => {
+    const last = positions[end - 1]!;
+    runs.push(`<${encoded.slice(first, end).join('')}> ${number(-(last.xAdvance - last.advanceWidth))}`);
+    first = end;
+  };
+  for (let i = 0; i < positions.length; i++) {
+    const position = positions[i]!;
+    if (position.xOffset || position.yOffset) return null;
+    if (position.xAdvance - position.advanceWidth !== 0) run(i + 1);
   }
-  return { head: written.slice(0, start + 1).join('\n'), tail: written.slice(start + 2).join('\n') };
+  if (first < positions.length) run(positions.length);
+  return `[${runs.join(' ')}] TJ`;
 }
 
 /**
- * Makes a document write each line of text (pdfkit's _fragment) from the cache where it can: the
- * same operators, with the position computed as pdfkit does. `sharedGlyphs` tells how many of a
- * font's first subset glyphs every document includes in the same order.
+ * Makes a document write each plain line of text (pdfkit's _fragment) itself: the font selection
+ * and glyphs pdfkit would write, at the same place, in fewer operators, and from the cache where
+ * the glyphs allow. pdfkit saves the graphics state for each line, turns the page's flipped
+ * coordinates back and sets the line at its position from the bottom; here the text matrix itself
+ * flips the line at its position from the top, which puts every glyph where pdfkit does under any
+ * transformation. Page content is deflated and stored with every invoice, and deflating it grows
+ * with its bytes. `sharedGlyphs` tells how many of a font's first subset glyphs every document
+ * includes in the same order.
  */
 export function cacheFragments(doc: PDFKit.PDFDocument, sharedGlyphs: (font: EmbeddedFont) => number): void {
   const internals = doc as unknown as FragmentInternals;
@@ -98,24 +107,18 @@ export function cacheFragments(doc: PDFKit.PDFDocument, sharedGlyphs: (font: Emb
     const font = internals._font;
     const size = internals._fontSize;
     const scope = [font.id, font.name, size];
-    let fragment = fragments.get(scope, text);
-    if (fragment === undefined) {
-      fragments.set(scope, text, SEEN_ONCE);
-      return original(raw, x, y, options);
+    let line = lines.get(scope, text);
+    if (line === undefined || line === SEEN_ONCE) {
+      const [encoded, positions] = font.encode(text);
+      const glyphs = positions.length > 0 ? glyphRuns(encoded, positions) : null;
+      if (glyphs === null) return original(raw, x, y, options);
+      const keep = line === SEEN_ONCE && encoded.every((id) => parseInt(id, 16) < sharedGlyphs(font));
+      line = { operators: `/${font.id} ${number(size)} Tf\n${glyphs}` };
+      lines.set(scope, text, keep ? line : SEEN_ONCE);
     }
-    if (fragment === SEEN_ONCE) {
-      const written = captureContent(doc, () => original(raw, x, y, options));
-      const split = fragmentOf(written, sharedGlyphs(font));
-      fragment = split && { ...split, trimmedWidth: internals.widthOfString(text.replace(/\s+$/, ''), options) };
-      fragments.set(scope, text, fragment);
-      return;
-    }
-    if (fragment === null) return original(raw, x, y, options);
-    if (options.width && options.align === 'right') x += options.lineWidth! - fragment.trimmedWidth;
-    const baseline = internals.page.height - y - (font.ascender / 1000) * size;
+    if (options.width && options.align === 'right') x += options.lineWidth! - (line.trimmedWidth ??= internals.widthOfString(text.replace(/\s+$/, ''), options));
+    const baseline = y + (font.ascender / 1000) * size;
     internals.page.fonts[font.id] ??= font.ref();
-    internals.addContent(fragment.head);
-    internals.addContent(`1 0 0 1 ${number(x)} ${number(baseline)} Tm`);
-    internals.addContent(fragment.tail);
+    internals.addContent(`BT\n1 0 0 -1 ${number(x)} ${number(baseline)} Tm\n${line.operators}\nET`);
   };
 }
