@@ -1,8 +1,9 @@
 import { deflateSync } from 'node:zlib';
 import { BoundedCache } from '../../caching/bounded-cache.js';
+import { pdfNumber, writeObject, type PdfObject } from './invoice-pdf-objects.js';
 
 /** A PDF object of pdfkit 0.20 (its PDFReference): a dictionary and, once ended, maybe a stream. */
-interface PdfReference {
+interface PdfReference extends PdfObject {
   data: Record<string, unknown>;
   end(chunk?: Uint8Array): void;
 }
@@ -57,6 +58,8 @@ export interface EmbeddedFont {
  */
 const programs = new BoundedCache<Buffer>(24);
 const cmaps = new BoundedCache<Buffer>(24);
+/** The glyph widths (the CID font's /W array, as pdfkit writes it) per font and glyph order. */
+const widthArrays = new BoundedCache<string>(24);
 
 /**
  * Replaces pdfkit's EmbeddedFont.embed() for one font: writes the same objects, in the same order
@@ -66,8 +69,9 @@ const cmaps = new BoundedCache<Buffer>(24);
 export function cacheEmbedding(font: EmbeddedFont): void {
   font.embed = function embed(this: EmbeddedFont) {
     const { document, scale } = this;
+    const glyphOrder = `${this.name}|${this.subset.glyphs.join(',')}`;
     const fontFile = document.ref({ Length: 0, Filter: 'FlateDecode' });
-    fontFile.end(programs.getOrSet(`${this.name}|${this.subset.glyphs.join(',')}`, () => deflateSync(this.subset.encode())));
+    fontFile.end(programs.getOrSet(glyphOrder, () => deflateSync(this.subset.encode())));
     const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((this.id.charCodeAt(i) || 73) + 17)).join('');
     const name = `${tag}+${this.font.postscriptName.replaceAll(' ', '_')}`;
     const { bbox } = this.font;
@@ -85,17 +89,13 @@ export function cacheEmbedding(font: EmbeddedFont): void {
       FontFile2: fontFile,
     });
     descriptor.end();
-    const descendantFont = document.ref({
-      Type: 'Font',
-      Subtype: 'CIDFontType2',
-      BaseFont: name,
-      // pdfkit writes String objects as PDF strings, primitive strings as names.
-      CIDSystemInfo: { Registry: new String('Adobe'), Ordering: new String('Identity'), Supplement: 0 },
-      FontDescriptor: descriptor,
-      W: [0, this.widths],
-      CIDToGIDMap: 'Identity',
-    });
-    descendantFont.end();
+    const descendantFont = document.ref();
+    const widths = widthArrays.getOrSet(glyphOrder, () => `[0 [${Array.from(this.widths, (width) => (width === undefined ? 'null' : pdfNumber(width))).join(' ')}]]`);
+    writeObject(
+      document,
+      descendantFont,
+      `<<\n/Type /Font\n/Subtype /CIDFontType2\n/BaseFont /${name}\n/CIDSystemInfo <<\n/Registry (Adobe)\n/Ordering (Identity)\n/Supplement 0\n>>\n/FontDescriptor ${descriptor.id} 0 R\n/W ${widths}\n/CIDToGIDMap /Identity\n>>`,
+    );
     const toUnicode = document.ref({ Length: 0, Filter: 'FlateDecode' });
     const cmap = toUnicodeCmap(this.unicode);
     toUnicode.end(cmaps.getOrSet(cmap, () => deflateSync(Buffer.from(cmap, 'latin1'))));

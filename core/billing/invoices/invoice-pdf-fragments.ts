@@ -1,5 +1,6 @@
 import { ScopedCache } from '../../caching/scoped-cache.js';
 import type { EmbeddedFont, GlyphPosition } from './invoice-pdf-font-embed.js';
+import { pdfNumber } from './invoice-pdf-objects.js';
 
 /** The options of pdfkit 0.20's _fragment() that change what it writes beyond the position. */
 interface FragmentOptions {
@@ -39,9 +40,6 @@ interface Line {
   trimmedWidth?: number;
 }
 
-/** pdfkit's number format in page content: rounded to six decimals. */
-const number = (value: number) => Math.round(value * 1e6) / 1e6;
-
 /**
  * Lines by font, size and text whose glyphs every document's subset holds at the same ids (see
  * addFonts), so that their operators are the same in any document. Laying a line out in a font
@@ -72,20 +70,18 @@ function positionOnly(options: FragmentOptions): boolean {
  * positioning), which pdfkit writes with extra positions.
  */
 function glyphRuns(encoded: readonly string[], positions: readonly GlyphPosition[]): string | null {
-  const runs: string[] = [];
+  let runs = '';
   let first = 0;
-  const run = (end: number) => {
-    const last = positions[end - 1]!;
-    runs.push(`<${encoded.slice(first, end).join('')}> ${number(-(last.xAdvance - last.advanceWidth))}`);
-    first = end;
-  };
   for (let i = 0; i < positions.length; i++) {
     const position = positions[i]!;
     if (position.xOffset || position.yOffset) return null;
-    if (position.xAdvance - position.advanceWidth !== 0) run(i + 1);
+    const kerning = position.xAdvance - position.advanceWidth;
+    if (kerning !== 0 || i === positions.length - 1) {
+      runs += `${first > 0 ? ' ' : ''}<${encoded.slice(first, i + 1).join('')}> ${pdfNumber(-kerning)}`;
+      first = i + 1;
+    }
   }
-  if (first < positions.length) run(positions.length);
-  return `[${runs.join(' ')}] TJ`;
+  return `[${runs}] TJ`;
 }
 
 /**
@@ -113,12 +109,12 @@ export function cacheFragments(doc: PDFKit.PDFDocument, sharedGlyphs: (font: Emb
       const glyphs = positions.length > 0 ? glyphRuns(encoded, positions) : null;
       if (glyphs === null) return original(raw, x, y, options);
       const keep = line === SEEN_ONCE && encoded.every((id) => parseInt(id, 16) < sharedGlyphs(font));
-      line = { operators: `/${font.id} ${number(size)} Tf\n${glyphs}` };
+      line = { operators: `/${font.id} ${pdfNumber(size)} Tf\n${glyphs}` };
       lines.set(scope, text, keep ? line : SEEN_ONCE);
     }
     if (options.width && options.align === 'right') x += options.lineWidth! - (line.trimmedWidth ??= internals.widthOfString(text.replace(/\s+$/, ''), options));
     const baseline = y + (font.ascender / 1000) * size;
     internals.page.fonts[font.id] ??= font.ref();
-    internals.addContent(`BT\n1 0 0 -1 ${number(x)} ${number(baseline)} Tm\n${line.operators}\nET`);
+    internals.addContent(`BT\n1 0 0 -1 ${pdfNumber(x)} ${pdfNumber(baseline)} Tm\n${line.operators}\nET`);
   };
 }

@@ -1,9 +1,8 @@
+import { writeObject, type PdfObject } from './invoice-pdf-objects.js';
+
 /** A PDF object of pdfkit 0.20 (its PDFReference). */
-interface PdfReference {
-  id: number;
-  offset: number;
+interface PdfReference extends PdfObject {
   data: Record<string, unknown>;
-  end(): void;
 }
 
 /** What pdfkit 0.20 keeps of a marked-content sequence still open on a page. */
@@ -22,15 +21,12 @@ interface PdfkitElement {
 
 /** The parts of pdfkit 0.20's tagged-PDF support (MarkingsMixin) used here; invoice-pdf-text.test.ts guards them. */
 interface StructureInternals {
-  _offset: number;
   page: { dictionary: PdfReference; structParentTreeKey: number; markings: Marking[] };
   ref(data?: Record<string, unknown>): PdfReference;
   getStructTreeRoot(): PdfReference;
   getStructParentTree(): { get(key: number): unknown[] };
   addContent(data: string): void;
   endMarkedContent(): void;
-  _write(data: string): void;
-  _refEnd(ref: PdfReference): void;
 }
 
 /**
@@ -49,21 +45,22 @@ const WRITTEN = { push: () => undefined };
  */
 export class StructureTree {
   private readonly internals: StructureInternals;
+  private readonly root: PdfReference;
   private readonly element: PdfReference;
   private readonly children: PdfReference[] = [];
 
   constructor(doc: PDFKit.PDFDocument) {
     const internals = doc as unknown as StructureInternals;
     this.internals = internals;
-    const root = internals.getStructTreeRoot();
-    this.element = internals.ref({ S: 'Document', P: root });
-    ((root.data.K ??= []) as PdfReference[]).push(this.element);
+    this.root = internals.getStructTreeRoot();
+    this.element = internals.ref();
+    ((this.root.data.K ??= []) as PdfReference[]).push(this.element);
   }
 
   /** Writes the Document element; no paragraph may follow. */
   end(): void {
-    this.element.data.K = this.children;
-    this.element.end();
+    const kids = this.children.map((child) => `${child.id} 0 R`).join(' ');
+    writeObject(this.internals, this.element, `<<\n/S /Document\n/P ${this.root.id} 0 R\n/K [${kids}]\n>>`);
   }
 
   /** Opens the marked content of a new paragraph element of type `tag` on the current page (pdfkit closes it). */
@@ -82,11 +79,7 @@ export class StructureTree {
     internals.addContent(`/${tag} <<\n/MCID ${mcid}\n>> BDC`);
     const element = internals.ref();
     parents.push(element);
-    element.offset = internals._offset;
-    internals._write(`${element.id} 0 obj`);
-    internals._write(`<<\n/S /${tag}\n/P ${this.element.id} 0 R\n/K [${mcid}]\n/Pg ${page.dictionary.id} 0 R\n>>`);
-    internals._write('endobj');
-    internals._refEnd(element);
+    writeObject(internals, element, `<<\n/S /${tag}\n/P ${this.element.id} 0 R\n/K [${mcid}]\n/Pg ${page.dictionary.id} 0 R\n>>`);
     this.children.push(element);
   }
 
