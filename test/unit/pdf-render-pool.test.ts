@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderInvoicePdf, type InvoiceDocument } from '../../core/billing/invoices/invoice-pdf.js';
-import { PdfRenderPool } from '../../core/billing/invoices/pdf-render-pool.js';
+import { DOCUMENTS_IN_FLIGHT_PER_THREAD, PdfRenderPool } from '../../core/billing/invoices/pdf-render-pool.js';
 import { credit, english, stornorechnung, transfer, typical } from '../support/invoice-documents.js';
 
 describe('PdfRenderPool', () => {
@@ -26,14 +26,14 @@ describe('PdfRenderPool', () => {
   it('renders on threads it prepared before the documents came, and prepares no more threads than it may run', async () => {
     const prepared = new PdfRenderPool(2);
     try {
-      const internals = prepared as unknown as { threadCount: number; readiness: Map<unknown, Promise<void>> };
+      const internals = prepared as unknown as { inFlight: Map<unknown, unknown[]>; readiness: Map<unknown, Promise<void>> };
       await prepared.prepare();
       expect(internals.readiness.size).toBe(2);
       await prepared.prepare();
       const documents = [credit, transfer, credit];
       const pooled = await Promise.all(documents.map((document) => prepared.render(document)));
       for (const [index, document] of documents.entries()) expect(pooled[index]!.equals(await renderInvoicePdf(document)), `document ${index}`).toBe(true);
-      expect(internals.threadCount).toBe(2);
+      expect(internals.inFlight.size).toBe(2);
     } finally {
       await prepared.close();
     }
@@ -45,6 +45,23 @@ describe('PdfRenderPool', () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 });
     expect(stdout.trim()).toBe('prepared');
   }, 30_000);
+
+  it('gives each thread several documents ahead, answers each with its own PDF, and fails those a closed thread still had', async () => {
+    const busy = new PdfRenderPool(2);
+    const internals = busy as unknown as { inFlight: Map<unknown, unknown[]> };
+    const documents = Array.from({ length: 2 * DOCUMENTS_IN_FLIGHT_PER_THREAD + 3 }, (_, i) => ({ ...typical, number: `INV-2026-${String(i + 1).padStart(6, '0')}` }));
+    try {
+      const rendering = documents.map((document) => busy.render(document));
+      expect([...internals.inFlight.values()].map((tasks) => tasks.length)).toEqual([DOCUMENTS_IN_FLIGHT_PER_THREAD, DOCUMENTS_IN_FLIGHT_PER_THREAD]);
+      const pooled = await Promise.all(rendering);
+      for (const [index, document] of documents.entries()) expect(pooled[index]!.equals(await renderInvoicePdf(document)), `document ${index}`).toBe(true);
+      const stopped = Promise.allSettled([credit, transfer, english].map((document) => busy.render(document)));
+      await busy.close();
+      for (const result of await stopped) expect(result).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/^The PDF render thread exited with code \d+\.$/) } });
+    } finally {
+      await busy.close();
+    }
+  });
 
   it('starts threads again after close', async () => {
     await pool.close();

@@ -46,19 +46,26 @@ function startThread(): Worker {
 }
 
 /**
- * Renders on up to `threads` worker threads, one document per thread at a time, started when first
- * needed or asked to prepare. Rendering is CPU work of some 4–13 ms per invoice, by machine; on its own threads it
- * runs beside the bill run's database work instead of after it. A thread takes a few hundred
- * milliseconds of CPU to start (loading the renderer and its fonts), which `prepare` moves to before
- * the first document. An idle thread does not keep the process alive.
+ * How many documents a thread is given ahead: it renders the next one while the calling thread
+ * is busy with other work (a bill run's statements, its e-invoices) and reads the result later,
+ * instead of waiting idle for the next document after each one.
+ */
+export const DOCUMENTS_IN_FLIGHT_PER_THREAD = 8;
+
+/**
+ * Renders on up to `threads` worker threads, up to DOCUMENTS_IN_FLIGHT_PER_THREAD documents per
+ * thread at a time, each thread started when first needed or asked to prepare. Rendering is CPU
+ * work of some 4–13 ms per invoice, by machine; on its own threads it runs beside the bill run's
+ * database work instead of after it. A thread takes a few hundred milliseconds of CPU to start
+ * (loading the renderer and its fonts), which `prepare` moves to before the first document. A thread
+ * with nothing to do does not keep the process alive.
  */
 export class PdfRenderPool implements PdfRenderer {
-  private readonly idle: Worker[] = [];
-  private readonly busy = new Map<Worker, Task>();
+  /** Per started thread, the documents it was given, in the order it answers them. */
+  private readonly inFlight = new Map<Worker, Task[]>();
   private readonly queue: Task[] = [];
   /** Per started thread: resolves once it has loaded the renderer, or has failed or exited. */
   private readonly readiness = new Map<Worker, Promise<void>>();
-  private threadCount = 0;
 
   constructor(private readonly threads: number) {}
 
@@ -70,59 +77,58 @@ export class PdfRenderPool implements PdfRenderer {
   }
 
   async prepare(): Promise<void> {
-    while (this.threadCount < this.threads) this.idle.push(this.start());
+    while (this.inFlight.size < this.threads) this.start();
     // Starting threads keep the process alive until they are ready, so that awaiting this is enough.
     await Promise.all(this.readiness.values());
-    for (const thread of this.idle) thread.unref();
+    for (const [thread, tasks] of this.inFlight) if (tasks.length === 0) thread.unref();
   }
 
   async close(): Promise<void> {
-    const threads = [...this.idle, ...this.busy.keys()];
-    this.idle.length = 0;
+    const threads = [...this.inFlight.keys()];
     await Promise.all(threads.map((thread) => thread.terminate()));
   }
 
+  /** Gives queued documents to the least busy thread with room, starting threads while all have work. */
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const thread = this.idle.pop() ?? (this.threadCount < this.threads ? this.start() : undefined);
+      let thread: Worker | undefined;
+      let fewest = DOCUMENTS_IN_FLIGHT_PER_THREAD;
+      for (const [candidate, tasks] of this.inFlight) {
+        if (tasks.length < fewest) [thread, fewest] = [candidate, tasks.length];
+      }
+      if ((!thread || fewest > 0) && this.inFlight.size < this.threads) [thread, fewest] = [this.start(), 0];
       if (!thread) return;
       const task = this.queue.shift()!;
-      this.busy.set(thread, task);
-      thread.ref();
+      if (fewest === 0) thread.ref();
+      this.inFlight.get(thread)!.push(task);
       thread.postMessage({ document: task.document, eInvoice: task.eInvoice } satisfies RenderRequest);
     }
   }
 
   private start(): Worker {
     const thread = startThread();
-    this.threadCount++;
+    const tasks: Task[] = [];
+    this.inFlight.set(thread, tasks);
     let ready!: () => void;
     this.readiness.set(thread, new Promise<void>((resolve) => (ready = resolve)));
     thread.on('message', (message: ThreadMessage) => {
       if ('ready' in message) return ready();
-      const result = message;
-      const task = this.busy.get(thread)!;
-      this.busy.delete(thread);
-      thread.unref();
-      this.idle.push(thread);
-      if (result.pdf) task.resolve(Buffer.from(result.pdf.buffer, result.pdf.byteOffset, result.pdf.byteLength));
-      else task.reject(new Error(`Rendering the PDF failed: ${result.error}`));
+      const task = tasks.shift()!;
+      if (tasks.length === 0) thread.unref();
+      if (message.pdf) task.resolve(Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength));
+      else task.reject(new Error(`Rendering the PDF failed: ${message.error}`));
       this.dispatch();
     });
-    // A thread that fails to start or dies fails its document; the next document starts another.
+    // A thread that fails to start or dies fails its documents; the next document starts another.
     thread.on('error', (error) => {
       ready();
-      this.busy.get(thread)?.reject(error);
+      tasks.shift()?.reject(error);
     });
     thread.on('exit', (code) => {
       ready();
       this.readiness.delete(thread);
-      this.threadCount--;
-      const idle = this.idle.indexOf(thread);
-      if (idle >= 0) this.idle.splice(idle, 1);
-      const task = this.busy.get(thread);
-      this.busy.delete(thread);
-      task?.reject(new Error(`The PDF render thread exited with code ${code}.`));
+      this.inFlight.delete(thread);
+      for (const task of tasks.splice(0)) task.reject(new Error(`The PDF render thread exited with code ${code}.`));
       this.dispatch();
     });
     return thread;
