@@ -90,8 +90,7 @@ function glyphRuns(encoded: readonly string[], positions: readonly GlyphPosition
  * the glyphs allow. pdfkit saves the graphics state for each line, turns the page's flipped
  * coordinates back and sets the line at its position from the bottom; here the text matrix itself
  * flips the line at its position from the top, which puts every glyph where pdfkit does under any
- * transformation. Page content is deflated and stored with every invoice, and deflating it grows
- * with its bytes. `sharedGlyphs` tells how many of a font's first subset glyphs every document
+ * transformation. `sharedGlyphs` tells how many of a font's first subset glyphs every document
  * includes in the same order.
  */
 export function cacheFragments(doc: PDFKit.PDFDocument, sharedGlyphs: (font: EmbeddedFont) => number): void {
