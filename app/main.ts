@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DomainError, ValidationError } from '../core/errors.js';
+import { closeInOrder } from './close-in-order.js';
 import { EXIT_CODES, isHelp, parseCli, UsageError, USAGE } from './cli.js';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -56,10 +57,13 @@ async function workOnly(): Promise<void> {
   const services = resolveServices(container);
   const worker = await startWorker({ ...runtime, balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns, config, logger });
   const stop = () => {
-    worker
-      .stop()
-      .then(() => runtime.close())
-      .then(() => process.exit(0), () => process.exit(1));
+    closeInOrder([() => worker.stop(), () => runtime.close()]).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm, type OrmOptions } from '../core/persistence/orm.js';
 import { PgBossQueue } from '../core/queue/pg-boss.queue.js';
+import { closeInOrder } from './close-in-order.js';
 import type { Config } from './config.js';
 import { ensureExternalDatabase, openDatabase, resolveSecret, underMigrationLock, type Database } from './database.js';
 
@@ -52,12 +53,13 @@ export async function openRuntime(config: Config, options: RuntimeOptions = {}):
       jwtSecret,
       webhookKey,
       onClose: (work) => void closing.push(work),
-      close: async () => {
-        await Promise.all(closing.map((work) => work()));
-        await queue.stop();
-        await orm.close();
-        await database.close();
-      },
+      close: () =>
+        closeInOrder([
+          async () => void (await Promise.all(closing.map((work) => work()))),
+          () => queue.stop(),
+          () => orm.close(),
+          () => database.close(),
+        ]),
     };
   } catch (error) {
     await database.close();

@@ -8,6 +8,7 @@ import { accessLog, cors, requestId, securityHeaders } from '../rest/http-guards
 import { authenticate, clientRateLimit, pointsOfCost, type RateBudgets } from '../rest/rate-limit.js';
 import { createRestApi, errorHandler, notFound } from '../rest/rest-api.js';
 import type { OrmOptions } from '../core/persistence/orm.js';
+import { closeInOrder } from './close-in-order.js';
 import { ConfigError, type Config } from './config.js';
 import { buildContainer, resolveServices, type ContainerSettings } from './container.js';
 import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
@@ -122,10 +123,7 @@ export async function startServer(
   try {
     server = await listen(app, config);
   } catch (error) {
-    await stopGraphQL();
-    await changes?.close();
-    await rateBudgets.close();
-    await runtime.close();
+    await closeInOrder([stopGraphQL, async () => changes?.close(), () => rateBudgets.close(), () => runtime.close()]);
     throw error;
   }
   const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }) : null;
@@ -135,13 +133,14 @@ export async function startServer(
     url: `http://localhost:${port}`,
     logger,
     fresh,
-    close: async () => {
-      await closeHttp(server, config.SHUTDOWN_TIMEOUT_MS);
-      await worker?.stop();
-      await stopGraphQL();
-      await changes?.close();
-      await rateBudgets.close();
-      await runtime.close();
-    },
+    close: () =>
+      closeInOrder([
+        () => closeHttp(server, config.SHUTDOWN_TIMEOUT_MS),
+        async () => worker?.stop(),
+        stopGraphQL,
+        async () => changes?.close(),
+        () => rateBudgets.close(),
+        () => runtime.close(),
+      ]),
   };
 }

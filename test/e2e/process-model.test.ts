@@ -33,6 +33,9 @@ describe('the process model an operator deploys', () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'NODE_ENV'].includes(key)));
     const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => npm.on('exit', resolve));
+    // Everything the server writes, shutdown included, so that a failed expectation shows why.
+    let log = '';
+    for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => void (log += chunk.toString()));
     try {
       const { url, output } = await listening(npm, exited);
       expect(output).toContain('Create the first account:  npm run cli -- account create');
@@ -45,9 +48,9 @@ describe('the process model an operator deploys', () => {
       npm.kill('SIGTERM');
       await exited;
       while ((processAlive(server.pid) || (await portAnswers(port))) && Date.now() - signalled < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(processAlive(server.pid)).toBe(false);
-      expect(await portAnswers(port)).toBe(false);
-      expect(existsSync(path.join(dataDir, 'embedded.json'))).toBe(false);
+      expect(processAlive(server.pid), log).toBe(false);
+      expect(await portAnswers(port), log).toBe(false);
+      expect(existsSync(path.join(dataDir, 'embedded.json')), log).toBe(false);
       expect(Date.now() - signalled).toBeLessThan(10_000);
     } finally {
       npm.kill('SIGKILL');
