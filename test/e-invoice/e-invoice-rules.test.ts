@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeXml, unitCode, dayBefore, writeCii } from '../../core/billing/invoices/e-invoice/cii.js';
+import { E_INVOICE_PROFILES, escapeXml, SPECIFICATION_IDS, unitCode, dayBefore, writeCii, writeCiiProfiles } from '../../core/billing/invoices/e-invoice/cii.js';
 import { eInvoiceViolations } from '../../core/billing/invoices/e-invoice/e-invoice-rules.js';
 import type { InvoiceDocument } from '../../core/billing/invoices/invoice-pdf-model.js';
+import { billedInvoice, credit, english, stornorechnung, transfer, typical } from '../support/invoice-documents.js';
 
 const address = { line1: 'Hauptstraße 1', line2: null, line3: null, line4: null, locality: 'Berlin', postCode: '10115', country: 'DE' };
 
@@ -84,6 +86,33 @@ describe('the CII writer', () => {
     expect(xml).toContain('<udt:DateTimeString format="102">20261031</udt:DateTimeString>');
     expect(xml).toContain('<ram:BuyerReference>K-1</ram:BuyerReference>');
     expect(writeCii(complete, { profile: 'en16931' })).toContain('<ram:ID>urn:cen.eu:en16931:2017</ram:ID>');
+  });
+
+  it('escapes any text so that it reads back as itself, less the characters XML 1.0 forbids', () => {
+    const unescape = (xml: string) => xml.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[name]!);
+    // eslint-disable-next-line no-control-regex
+    const forbidden = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+    const text = fc.string({ unit: fc.constantFrom('a', 'ß', ' ', '&', '<', '>', '"', "'", ';', 'amp', '\u0001', '\t', '\uFFFE', '€') });
+    fc.assert(
+      fc.property(text, (value) => {
+        const escaped = escapeXml(value);
+        expect(escaped).not.toMatch(/[<>"']|&(?!(amp|lt|gt|quot|apos);)/);
+        expect(escaped).not.toMatch(forbidden);
+        expect(unescape(escaped)).toBe(value.replace(forbidden, ''));
+      }),
+    );
+  });
+
+  it('writes every profile from one pass over the document, apart only in the specification identifier (BT-24)', () => {
+    const context = (profile: keyof typeof SPECIFICATION_IDS) => `<ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>${SPECIFICATION_IDS[profile]}</ram:ID>`;
+    for (const document of [complete, typical, credit, english, stornorechnung, transfer, ...Array.from({ length: 20 }, (_, index) => billedInvoice(index))]) {
+      const written = writeCiiProfiles(document);
+      expect([...written.keys()]).toEqual([...E_INVOICE_PROFILES]);
+      for (const profile of E_INVOICE_PROFILES) expect(written.get(profile)).toBe(writeCii(document, { profile }));
+      const [xrechnung, en16931] = [written.get('xrechnung')!, written.get('en16931')!];
+      expect(xrechnung.split(context('xrechnung'))).toEqual(en16931.split(context('en16931')));
+      expect(xrechnung.split(context('xrechnung'))).toHaveLength(2);
+    }
   });
 
   it('writes a credit note as 381 with positive amounts and the cancelled invoice', () => {

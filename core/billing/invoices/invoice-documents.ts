@@ -39,7 +39,7 @@ import {
   type InvoicePayment,
   type InvoiceSeller,
 } from './invoice-pdf.js';
-import { E_INVOICE_PROFILES, writeCii, type EInvoiceProfile } from './e-invoice/cii.js';
+import { writeCiiProfiles, type EInvoiceProfile } from './e-invoice/cii.js';
 import { eInvoiceViolations } from './e-invoice/e-invoice-rules.js';
 import { presentInvoice, presentLineItem } from './invoice-presenter.js';
 import type { InvoiceRepository, LineItemRepository, StoredEInvoice } from './invoices.repository.js';
@@ -272,7 +272,7 @@ export class InvoiceDocuments {
     const eInvoices: StoredEInvoice[] = [];
     const rendering: Promise<{ invoiceId: string; content: Buffer }>[] = [];
     for (const [invoice, document, customer] of documents) {
-      const written = eInvoiceViolations(document).length === 0 ? new Map(E_INVOICE_PROFILES.map((profile) => [profile, writeCii(document, { profile })] as const)) : null;
+      const written = eInvoiceViolations(document).length === 0 ? writeCiiProfiles(document) : null;
       for (const [profile, xml] of written ?? []) eInvoices.push({ invoiceId: invoice.id, profile, xml });
       const pdf = this.deps.renderer.render(document, pdfEInvoiceOf(customer.invoiceFormat, written)).then((content) => ({ invoiceId: invoice.id, content }));
       // Awaited below: a failure while later documents are written must not be an unhandled rejection.
