@@ -1,4 +1,5 @@
 import type { AccountRepository } from '../../accounts/accounts.repository.js';
+import { sitesOfContracts } from '../../contracts/contract-sites.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
 import { numberingYear, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
 import { calendarDateOf } from '../../domain/time/calendar-date.js';
@@ -63,15 +64,13 @@ export class InvoiceIssuer {
       payment.lockedAt = lockedAt;
       payment.updatedAt = now;
     }
-    const contracts = await this.deps.contracts.findByIds(causer.accountId, [...new Set(changed.map((p) => p.contractId))]);
-    const siteOf = new Map(contracts.map((c) => [c.id, c.siteId]));
+    const siteOf = await sitesOfContracts(this.deps.contracts, causer.accountId, changed.map((p) => p.contractId));
     await recordPayments(this.deps.outbox, causer, 'payment.updated', changed, (contractId) => siteOf.get(contractId)!);
   }
 
   /** `invoice.*` events, with the sites of the invoices' contracts. */
   async record(accountId: string, type: 'invoice.issued' | 'invoice.cancelled' | 'invoice.paid' | 'invoice.reopened', invoices: readonly Invoice[], userId: string | null = null): Promise<void> {
-    const contracts = await this.deps.contracts.findByIds(accountId, [...new Set(invoices.map((i) => i.contractId))]);
-    const siteOf = new Map(contracts.map((c) => [c.id, c.siteId]));
+    const siteOf = await sitesOfContracts(this.deps.contracts, accountId, invoices.map((i) => i.contractId));
     await this.deps.outbox.record(
       invoices.map((invoice) => ({ accountId, userId, type, entityId: invoice.id, data: presentInvoice(invoice), siteIds: [siteOf.get(invoice.contractId)!] })),
     );

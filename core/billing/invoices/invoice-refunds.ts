@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sitesOfContracts } from '../../contracts/contract-sites.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
 import { refundOwed, type Invoice } from '../../domain/billing/invoice.js';
 import { pendingPayment } from '../../domain/payments/payment.js';
@@ -49,7 +50,6 @@ export async function stageRefunds(
     ),
   );
   deps.payments.addAll(refunds);
-  const contracts = await deps.contracts.findByIds(accountId, [...new Set(refunds.map((r) => r.contractId))]);
-  const siteOf = new Map(contracts.map((c) => [c.id, c.siteId]));
+  const siteOf = await sitesOfContracts(deps.contracts, accountId, refunds.map((r) => r.contractId));
   await recordPayments(deps.outbox, causer, 'payment.created', refunds, (contractId) => siteOf.get(contractId)!);
 }
