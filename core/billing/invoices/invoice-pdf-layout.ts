@@ -7,7 +7,7 @@ import { collectOutput } from './invoice-pdf-output.js';
 import { cacheOutputIntent } from './invoice-pdf-output-intent.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
 import { StructureTree } from './invoice-pdf-structure.js';
-import { drawText, oneLineWidth } from './invoice-pdf-text.js';
+import { drawText, setLines } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
 
 /** Millimetres in points. */
@@ -203,8 +203,12 @@ export class PdfLayout {
     const { size = 8.5, bold = false } = style;
     return heights.getOrSet([bold, size, width], text, () => {
       const doc = this.measuring(style);
-      // A line's height, as pdfkit measures it (its cursor moved by a line, minus where it was).
-      return oneLineWidth(doc, text, width) !== null ? doc.y + doc.currentLineHeight(true) - doc.y : doc.heightOfString(text, { width });
+      const lines = setLines(doc, text, width);
+      if (!lines) return doc.heightOfString(text, { width });
+      // As pdfkit measures it: its cursor moved by a line per line, minus where it was.
+      let y = doc.y;
+      for (let line = 0; line < lines.length; line++) y += doc.currentLineHeight(true);
+      return y - doc.y;
     });
   }
 

@@ -41,38 +41,61 @@ export interface TextBox {
  */
 const wrappings = new ScopedCache<WrapEvent[]>(20_000);
 
-/** Where pdfkit's line breaker must break a line, and the soft hyphen it may turn into a hyphen. */
-const FORCED_BREAK = /[\n\r\v\f\u0085\u2028\u2029\u00ad]/;
+/**
+ * Where pdfkit's line breaker must break a line other than at a line feed, and the soft hyphen it
+ * may turn into a hyphen.
+ */
+const OTHER_FORCED_BREAK = /[\r\v\f\u0085\u2028\u2029\u00ad]/;
 
 /**
- * Room a one-line text leaves in its box, in points. pdfkit measures the pieces it may break a line
- * between, where the text here is measured whole; the two differ by kerning across a piece's end
+ * Room a line leaves in its box, in points. pdfkit measures the pieces it may break a line
+ * between, where a line here is measured whole; the two differ by kerning across a piece's end
  * (after a hyphen), some hundredths of a point.
  */
-const ONE_LINE_SLACK = 1;
+const SLACK = 1;
 
-/**
- * The text's width, in the document's current font and size, when pdfkit would set it as one line
- * of `width`; null when it might not. Most texts of an invoice that change from one document to the
- * next are such lines (names, numbers, dates, amounts), and wrapping them the way pdfkit does (its
- * line breaker, every piece measured) costs more than measuring them.
- */
-export function oneLineWidth(doc: PDFKit.PDFDocument, text: string, width: number): number | null {
-  // pdfkit sets no line (and tags no paragraph) for an empty text.
-  if (text.length === 0 || FORCED_BREAK.test(text)) return null;
-  const measured = (doc as unknown as TextInternals).widthOfString(text, {});
-  return measured <= width - ONE_LINE_SLACK ? measured : null;
+/** Each line feed ends a line, and belongs to it (its glyph has a width); the last line may have none. */
+const LINES = /[^\n]*\n|[^\n]+$/g;
+
+/** A line as pdfkit's line wrapper passes it on: its text (a line feed that ends it included) and width. */
+export interface SetLine {
+  text: string;
+  width: number;
 }
 
 /**
- * What pdfkit's line wrapper does for a text that fits one line: one paragraph (tagged text), one
- * line of the whole text. pdfkit's width of the box is the width times its horizontal scaling in
- * percent (100) divided by 100. The measured width and word count matter to pdfkit only for centred
- * and justified text, links and underlines, none of which are drawn here.
+ * The lines pdfkit would set for a text in a box of `width`, in the document's current font and
+ * size, when it would break the text at its line feeds only; null when it might break elsewhere.
+ * pdfkit starts a paragraph after each line feed (a text that ends with one has no empty last
+ * paragraph), and a paragraph that fits the box, its line feed included, is one line. Most texts of
+ * an invoice that change from one document to the next are such lines (names, numbers, dates,
+ * amounts, an address, a meter and its label), and wrapping them the way pdfkit does (its line
+ * breaker, every piece measured) costs more than measuring them.
  */
-function oneLine(text: string, textWidth: number, box: TextBox): WrapEvent[] {
-  const line: WrapEvent = { line: text, textWidth, wordCount: text.trim().split(/\s+/).length, lineWidth: (box.width * 100) / 100 };
-  return box.parent ? ['paragraph', line] : [line];
+export function setLines(doc: PDFKit.PDFDocument, text: string, width: number): SetLine[] | null {
+  // pdfkit sets no line (and tags no paragraph) for an empty text.
+  if (text.length === 0 || OTHER_FORCED_BREAK.test(text)) return null;
+  const lines: SetLine[] = [];
+  for (const [line] of text.matchAll(LINES)) {
+    const measured = (doc as unknown as TextInternals).widthOfString(line, {});
+    if (measured > width - SLACK) return null;
+    lines.push({ text: line, width: measured });
+  }
+  return lines;
+}
+
+/**
+ * What pdfkit's line wrapper does for a text set as `lines`: per line a paragraph (tagged text)
+ * and the line. pdfkit's width of the box is the width times its horizontal scaling in percent
+ * (100) divided by 100. The measured width and word count matter to pdfkit only for centred and
+ * justified text, links and underlines, none of which are drawn here.
+ */
+function wrapped(lines: readonly SetLine[], box: TextBox): WrapEvent[] {
+  const lineWidth = (box.width * 100) / 100;
+  return lines.flatMap(({ text, width }): WrapEvent[] => {
+    const line: WrapEvent = { line: text, textWidth: width, wordCount: text.trim().split(/\s+/).length, lineWidth };
+    return box.parent ? ['paragraph', line] : [line];
+  });
 }
 
 /**
@@ -84,9 +107,9 @@ export function drawText(doc: PDFKit.PDFDocument, bold: boolean, size: number, t
   const internals = doc as unknown as TextInternals;
   const scope = [bold, size, box.width, !!box.parent];
   let events = wrappings.get(scope, text);
-  const textWidth = events ? null : oneLineWidth(doc, text, box.width);
-  if (textWidth !== null) {
-    events = oneLine(text, textWidth, box);
+  const lines = events ? null : setLines(doc, text, box.width);
+  if (lines) {
+    events = wrapped(lines, box);
     wrappings.set(scope, text, events);
   }
   const lineHeight = internals.currentLineHeight(true);
