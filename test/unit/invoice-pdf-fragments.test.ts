@@ -9,7 +9,7 @@ import { extractPages, objectsBesideContent, textRunsOf, type TextRun } from '..
 let cached = true;
 vi.mock('../../core/billing/invoices/invoice-pdf-fragments.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../core/billing/invoices/invoice-pdf-fragments.js')>();
-  return { cacheFragments: (...args: Parameters<typeof actual.cacheFragments>) => cached && actual.cacheFragments(...args) };
+  return { writeLines: (...args: Parameters<typeof actual.writeLines>) => cached && actual.writeLines(...args) };
 });
 
 /** The lines pdfkit wrote itself, with the font they are in. */

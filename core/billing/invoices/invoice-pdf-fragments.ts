@@ -93,7 +93,7 @@ function glyphRuns(encoded: readonly string[], positions: readonly GlyphPosition
  * transformation. `sharedGlyphs` tells how many of a font's first subset glyphs every document
  * includes in the same order.
  */
-export function cacheFragments(doc: PDFKit.PDFDocument, sharedGlyphs: (font: EmbeddedFont) => number): void {
+export function writeLines(doc: PDFKit.PDFDocument, sharedGlyphs: (font: EmbeddedFont) => number): void {
   const internals = doc as unknown as FragmentInternals;
   const original = internals._fragment.bind(doc);
   internals._fragment = (raw, x, y, options) => {

@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import { ScopedCache } from '../../caching/scoped-cache.js';
 import { cacheColors } from './invoice-pdf-colors.js';
 import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
-import { cacheFragments } from './invoice-pdf-fragments.js';
+import { writeLines } from './invoice-pdf-fragments.js';
 import { collectOutput } from './invoice-pdf-output.js';
 import { cacheOutputIntent } from './invoice-pdf-output-intent.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
@@ -165,7 +165,7 @@ export class PdfLayout {
     addFonts(doc);
     cacheOutputIntent(doc);
     cacheColors(doc);
-    cacheFragments(doc, sharedGlyphCount);
+    writeLines(doc, sharedGlyphCount);
     collectPageContent(doc);
     this.rendered = collectOutput(doc);
     this.structure = new StructureTree(doc);
