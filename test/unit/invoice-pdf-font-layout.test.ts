@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
-import type { Run } from '../../core/billing/invoices/invoice-pdf-font-layout.js';
+import type { Run, TextLayout } from '../../core/billing/invoices/invoice-pdf-font-layout.js';
 import { addFonts, type FontName } from '../../core/billing/invoices/invoice-pdf-fonts.js';
 
 interface Font {
   layoutRun(text: string): Run;
+  layout(text: string, features?: unknown, onlyWidth?: boolean): TextLayout;
 }
 
 /** A font of a document prepared for invoices (numbers composed), and the same font as pdfkit alone lays out. */
@@ -20,7 +21,11 @@ function fonts(name: FontName): { composed: Font; pdfkit: Font } {
 }
 
 /** What a run shows: each glyph with its place. */
-const shape = (run: Run) => ({ glyphs: run.glyphs.map((glyph) => glyph.id), positions: run.positions.map((position) => ({ ...position })), advanceWidth: run.advanceWidth });
+const shape = (run: Run | TextLayout) => ({
+  glyphs: run.glyphs?.map((glyph) => glyph.id) ?? null,
+  positions: run.positions?.map((position) => ({ ...position })) ?? null,
+  advanceWidth: run.advanceWidth,
+});
 
 /** Words as invoices show them: numbers, amounts, dates, units, meter and document numbers, and plain words. */
 const words = fc.oneof(
@@ -35,6 +40,17 @@ describe('invoice PDF font layout', () => {
     fc.assert(
       fc.property(words, (word) => {
         expect(shape(composed.layoutRun(word))).toEqual(shape(pdfkit.layoutRun(word)));
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it.each(['regular', 'bold'] as const)('lays out any text in the %s font word by word as pdfkit does, glyphs or width only', (name) => {
+    const { composed, pdfkit } = fonts(name);
+    const texts = fc.array(fc.oneof(words, fc.constantFrom(' ', '  ', '\t', ' \t ', '')), { maxLength: 12 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(texts, fc.boolean(), (text, onlyWidth) => {
+        expect(shape(composed.layout(text, undefined, onlyWidth))).toEqual(shape(pdfkit.layout(text, undefined, onlyWidth)));
       }),
       { numRuns: 1_000 },
     );

@@ -13,6 +13,13 @@ export interface Run {
   readonly advanceWidth: number;
 }
 
+/** A text laid out word by word as pdfkit 0.20's EmbeddedFont.layout() answers it (no glyphs when only the width was asked for). */
+export interface TextLayout {
+  glyphs: Run['glyphs'] | null;
+  positions: Position[] | null;
+  advanceWidth: number;
+}
+
 /** The parts of pdfkit's EmbeddedFont used here; invoice-pdf-font-layout.test.ts guards them. */
 export interface LayoutFont {
   name: string;
@@ -20,6 +27,8 @@ export interface LayoutFont {
   layoutRun(text: string, features?: unknown): Run;
   /** A word's layout from the font's layout cache, laid out and kept there on a miss. */
   layoutCached(text: string): Run;
+  /** A text's layout, word by word from the layout cache (features: shaped whole). */
+  layout(text: string, features?: unknown, onlyWidth?: boolean): TextLayout;
 }
 
 /**
@@ -31,10 +40,16 @@ const CANDIDATES = ' \u00a0\u202f0123456789.,:;-–+/%€()';
 
 /** Runs side by side, as one run; its advance summed as fontkit's GlyphRun sums it (the positions' advances in order). */
 function concatenate(runs: Run[]): Run {
-  const glyphs = runs.flatMap((run) => run.glyphs);
-  const positions = runs.flatMap((run) => run.positions);
+  const glyphs: Run['glyphs'] = [];
+  const positions: Position[] = [];
   let advanceWidth = 0;
-  for (const position of positions) advanceWidth += position.xAdvance;
+  for (const run of runs) {
+    for (const glyph of run.glyphs) glyphs.push(glyph);
+    for (const position of run.positions) {
+      positions.push(position);
+      advanceWidth += position.xAdvance;
+    }
+  }
   return { glyphs, positions, advanceWidth };
 }
 
@@ -100,20 +115,55 @@ export function composeIndependentCharacters(font: LayoutFont): void {
   const layoutRun = font.layoutRun.bind(font);
   const characters = independentCharacters(font, layoutRun);
   const separable = (text: string, i: number) => composes(font, text[i - 1]!, text[i]!);
+  const piece = (text: string, start: number, end: number) => {
+    const part = text.slice(start, end);
+    return (part.length === 1 && characters.get(part)) || font.layoutCached(part);
+  };
   font.layoutRun = (text, features) => {
     if (features !== undefined || text.length < 2) return layoutRun(text, features);
     const runs: Run[] = [];
     let pieceStart = 0;
-    const endPiece = (end: number) => {
-      const piece = text.slice(pieceStart, end);
-      runs.push((piece.length === 1 && characters.get(piece)) || font.layoutCached(piece));
-      pieceStart = end;
-    };
     for (let i = 1; i < text.length; i++) {
-      if ((characters.has(text[i - 1]!) || characters.has(text[i]!)) && separable(text, i)) endPiece(i);
+      if ((characters.has(text[i - 1]!) || characters.has(text[i]!)) && separable(text, i)) {
+        runs.push(piece(text, pieceStart, i));
+        pieceStart = i;
+      }
     }
     if (pieceStart === 0) return layoutRun(text, features);
-    endPiece(text.length);
+    runs.push(piece(text, pieceStart, text.length));
     return concatenate(runs);
+  };
+}
+
+const SPACE = 32;
+const TAB = 9;
+
+/**
+ * pdfkit's EmbeddedFont.layout() without its cost per word: it tests every character against a new
+ * array of separators and concatenates the glyphs and positions into new arrays at every word, so a
+ * text of n words copies its glyphs n times. This appends them, and gives the same words (each with
+ * its trailing space or tab) from the same cache, hence the same layout.
+ */
+export function appendWords(font: LayoutFont): void {
+  const layout = font.layout.bind(font);
+  font.layout = (text, features, onlyWidth) => {
+    if (features) return layout(text, features, onlyWidth);
+    const glyphs: Run['glyphs'] | null = onlyWidth ? null : [];
+    const positions: Position[] | null = onlyWidth ? null : [];
+    let advanceWidth = 0;
+    let last = 0;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      if (code === SPACE || code === TAB || index === text.length - 1) {
+        const run = font.layoutCached(text.slice(last, index + 1));
+        if (glyphs && positions) {
+          for (const glyph of run.glyphs) glyphs.push(glyph);
+          for (const position of run.positions) positions.push(position);
+        }
+        advanceWidth += run.advanceWidth;
+        last = index + 1;
+      }
+    }
+    return { glyphs, positions, advanceWidth };
   };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { cacheEmbedding, type EmbeddedFont } from './invoice-pdf-font-embed.js';
-import { composeIndependentCharacters, type LayoutFont } from './invoice-pdf-font-layout.js';
+import { appendWords, composeIndependentCharacters, type LayoutFont } from './invoice-pdf-font-layout.js';
 
 const require = createRequire(import.meta.url);
 
@@ -118,6 +118,7 @@ export function addFonts(doc: PDFKit.PDFDocument): void {
     const font = (doc.font(name) as unknown as { _font: EmbeddedFont })._font;
     shareLayoutCache(font);
     composeIndependentCharacters(font as unknown as LayoutFont);
+    appendWords(font as unknown as LayoutFont);
     includeCommonGlyphs(font, COMMON_CHARACTERS[name]);
     sharedGlyphCounts.set(font.name, font.subset.glyphs.length);
     cacheEmbedding(font);
