@@ -6,6 +6,7 @@ import type { EventOutbox, NewEvent } from '../../events/outbox.js';
 import type { Clock } from '../../clock.js';
 import type { Page, PageQuery } from '../../pagination.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
+import { boundQuery } from '../bound-query.js';
 import { accountKey } from '../tenant-keys.js';
 
 export const EventEntity = defineEntity({
@@ -58,17 +59,20 @@ export class MikroEventOutbox implements EventOutbox {
       data: event.data,
     }));
     // One statement: the events, and a pending delivery for every enabled endpoint that wants them.
-    await this.em.execute(
+    // The events' JSON goes as a parameter: a bill run's batch of invoices is hundreds of kilobytes,
+    // which em.execute would escape into the statement's text and PostgreSQL scan as a literal.
+    await boundQuery(
+      this.em,
       `with written as (
          insert into events (id, account_id, type, user_id, site_ids, entity_id, data, created_at)
          select gen_random_uuid(), (r.value->>'account_id')::uuid, r.value->>'type', (r.value->>'user_id')::uuid,
-                (r.value->'site_ids')::jsonb, (r.value->>'entity_id')::uuid, (r.value->'data')::jsonb, ?
+                (r.value->'site_ids')::jsonb, (r.value->>'entity_id')::uuid, (r.value->'data')::jsonb, ?::timestamptz
            from json_array_elements(?::json) with ordinality as r(value, n)
           order by r.n
          returning id, account_id, type, entity_id, sequence
        )
        insert into webhook_deliveries (id, account_id, endpoint_id, event_id, event_type, entity_id, event_sequence, state, attempts, next_attempt_at, created_at, updated_at)
-       select gen_random_uuid(), w.account_id, endpoint.id, w.id, w.type, w.entity_id, w.sequence, 'pending', '[]'::jsonb, ?, ?, ?
+       select gen_random_uuid(), w.account_id, endpoint.id, w.id, w.type, w.entity_id, w.sequence, 'pending', '[]'::jsonb, ?::timestamptz, ?::timestamptz, ?::timestamptz
          from written w
          join webhook_endpoints endpoint on endpoint.account_id = w.account_id and endpoint.enabled
           and (endpoint.events @> jsonb_build_array(w.type) or endpoint.events @> '["*"]'::jsonb)`,
