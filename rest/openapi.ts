@@ -61,8 +61,12 @@ type JsonSchema = Record<string, unknown>;
 const SAFE_INTEGER_BOUNDS: unknown[] = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 
 function annotate(io: 'input' | 'output') {
-  return ({ jsonSchema }: { jsonSchema: JsonSchema }): void => {
+  return ({ jsonSchema, zodSchema }: { jsonSchema: JsonSchema; zodSchema: unknown }): void => {
     for (const bound of ['minimum', 'maximum']) if (SAFE_INTEGER_BOUNDS.includes(jsonSchema[bound])) delete jsonSchema[bound];
+    // zod leaves the default out of a request's schema when the value is transformed (as query
+    // integers are), yet it is what the API uses when the parameter is absent (`limit`: 100).
+    const meta = z.globalRegistry.get(zodSchema as z.ZodType);
+    if (io === 'input' && meta?.default !== undefined) jsonSchema.default = meta.default;
     const properties = jsonSchema.properties as Record<string, JsonSchema> | undefined;
     if (io !== 'input' || !properties) return;
     // A body may carry a read-only field only unchanged (core/patching.ts), so a client never needs to send one.

@@ -86,7 +86,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('formats instants and calendar dates, and states no bounds an integer does not have', () => {
+  it('formats instants and calendar dates, states no bounds an integer does not have, and the defaults of query integers', () => {
     const { Site, Invoice, Meter, CreateSiteInput } = document.components.schemas;
     expect(Site.properties.createdAt.format).toBe('date-time');
     expect(Site.properties.allocationKeyValidFrom.format).toBe('date');
@@ -96,7 +96,9 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(CreateSiteInput.properties.allocationKeyValidFrom)).toContain('"format":"date"');
     expect(source).not.toContain(String(Number.MAX_SAFE_INTEGER));
     const limit = document.paths['/v1/sites'].get.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
-    expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 1000, default: 100 });
+    const offset = document.paths['/v1/sites'].get.parameters.find((parameter: { name: string }) => parameter.name === 'offset');
+    expect(offset.schema).toEqual({ type: 'integer', minimum: 0, default: 0 });
   });
 
   it('describes every tag and operation, with clean summaries, and carries the licence of package.json', () => {
