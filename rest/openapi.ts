@@ -63,10 +63,11 @@ const SAFE_INTEGER_BOUNDS: unknown[] = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE
 function annotate(io: 'input' | 'output') {
   return ({ jsonSchema, zodSchema }: { jsonSchema: JsonSchema; zodSchema: unknown }): void => {
     for (const bound of ['minimum', 'maximum']) if (SAFE_INTEGER_BOUNDS.includes(jsonSchema[bound])) delete jsonSchema[bound];
-    // zod leaves the default out of a request's schema when the value is transformed (as query
-    // integers are), yet it is what the API uses when the parameter is absent (`limit`: 100).
+    // zod leaves the default and the examples out of a request's schema when the value is
+    // transformed (as query integers and normalised texts are), yet the default is what the API
+    // uses when the parameter is absent (`limit`: 100), and the examples show what a client sends.
     const meta = z.globalRegistry.get(zodSchema as z.ZodType);
-    if (io === 'input' && meta?.default !== undefined) jsonSchema.default = meta.default;
+    if (io === 'input' && meta) for (const keyword of ['default', 'examples'] as const) if (meta[keyword] !== undefined) jsonSchema[keyword] ??= meta[keyword];
     const properties = jsonSchema.properties as Record<string, JsonSchema> | undefined;
     if (io !== 'input' || !properties) return;
     // A body may carry a read-only field only unchanged (core/patching.ts), so a client never needs to send one.

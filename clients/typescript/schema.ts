@@ -1806,9 +1806,15 @@ export interface components {
             lastName?: string | null;
             phone1?: string | null;
             phone2?: string | null;
-            /** @description USt-IdNr. of a business customer (BT-48), normalised: spaces removed, upper case; pattern ^[A-Z]{2}[0-9A-Z+*.]{2,12}$ */
+            /**
+             * @description USt-IdNr. of a business customer (BT-48), normalised: spaces removed, upper case; pattern ^[A-Z]{2}[0-9A-Z+*.]{2,12}$
+             * @example DE136695976
+             */
             vatId?: string | null;
-            /** @description Buyer reference (BT-10) of the e-invoice, e.g. the Leitweg-ID of a public buyer; default: the customer or contract number */
+            /**
+             * @description Buyer reference (BT-10) of the e-invoice, e.g. the Leitweg-ID of a public buyer; default: the customer or contract number
+             * @example 04011000-12345-03
+             */
             buyerReference?: string | null;
             /** @description pdf (default; null resets to it), facturx (PDF with embedded CII XML) or xrechnung (XML) */
             invoiceFormat?: ("pdf" | "facturx" | "xrechnung") | null;
@@ -2758,9 +2764,15 @@ export interface components {
             lastName?: string | null;
             phone1?: string | null;
             phone2?: string | null;
-            /** @description USt-IdNr. of a business customer (BT-48), normalised: spaces removed, upper case; pattern ^[A-Z]{2}[0-9A-Z+*.]{2,12}$ */
+            /**
+             * @description USt-IdNr. of a business customer (BT-48), normalised: spaces removed, upper case; pattern ^[A-Z]{2}[0-9A-Z+*.]{2,12}$
+             * @example DE136695976
+             */
             vatId?: string | null;
-            /** @description Buyer reference (BT-10) of the e-invoice, e.g. the Leitweg-ID of a public buyer; default: the customer or contract number */
+            /**
+             * @description Buyer reference (BT-10) of the e-invoice, e.g. the Leitweg-ID of a public buyer; default: the customer or contract number
+             * @example 04011000-12345-03
+             */
             buyerReference?: string | null;
             /** @description pdf (default; null resets to it), facturx (PDF with embedded CII XML) or xrechnung (XML) */
             invoiceFormat?: ("pdf" | "facturx" | "xrechnung") | null;

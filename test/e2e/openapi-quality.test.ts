@@ -101,6 +101,13 @@ describe('the OpenAPI document', () => {
     expect(offset.schema).toEqual({ type: 'integer', minimum: 0, default: 0 });
   });
 
+  it('shows the examples of request fields whose values are normalised', () => {
+    const { properties } = document.components.schemas.CreateCustomerInput;
+    expect(properties.vatId.examples).toEqual(['DE136695976']);
+    expect(properties.buyerReference.examples).toEqual(['04011000-12345-03']);
+    expect(document.components.schemas.UpdateCustomerInput.properties.buyerReference.examples).toEqual(['04011000-12345-03']);
+  });
+
   it('describes every tag and operation, with clean summaries, and carries the licence of package.json', () => {
     const used = new Set(operations.map(({ operation }) => operation.tags[0]));
     const tags = document.tags as { name: string; description: string }[];
