@@ -177,7 +177,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(InvoiceDraftsService, () => new InvoiceDraftsService(repositories));
   const { config } = settings;
   single(InvoiceIssuer, () => new InvoiceIssuer({ ...repositories, outbox }));
-  const renderer = settings.config.PDF_RENDER_THREADS > 0 ? new PdfRenderPool(settings.config.PDF_RENDER_THREADS) : renderInThisThread;
+  const renderer = config.PDF_RENDER_THREADS > 0 ? new PdfRenderPool(config.PDF_RENDER_THREADS, config.PDF_RENDER_WARMUP_DOCUMENTS) : renderInThisThread;
   settings.onClose?.(() => renderer.close());
   single(InvoiceDocuments, () => new InvoiceDocuments({ ...repositories, renderer }));
   single(BillRunsService, (c) => new BillRunsService({

@@ -6,13 +6,14 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /**
  * The service's entry point as its own process, as `npm start` / `npm run cli` run it — with
  * NODE_ENV=production, not vitest's `test`, because libraries behave differently under `test`
- * (Apollo installs its own SIGTERM handler outside of it).
+ * (Apollo installs its own SIGTERM handler outside of it). Its render threads start without warming
+ * up (a second or more of CPU each, while other files' tests run), unless `env` asks for it.
  */
 export function spawnEbbs(args: string[], env: Record<string, string>): ChildProcess {
   const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY'].includes(key)));
   return spawn(process.execPath, ['--import', 'tsx', 'app/main.ts', ...args], {
     cwd: ROOT,
-    env: { ...base, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env },
+    env: { ...base, NODE_ENV: 'production', LOG_LEVEL: 'warn', PDF_RENDER_WARMUP_DOCUMENTS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       GRAPHQL_MAX_COST: 10_000,
       GRAPHQL_MAX_DEPTH: 8,
       GRAPHQL_MAX_ALIASES: 50,
+      PDF_RENDER_WARMUP_DOCUMENTS: 100,
     });
     expect(loadConfig({}).REDIS_URL).toBeUndefined();
   });
@@ -24,6 +25,7 @@ describe('loadConfig', () => {
 
   it('names every bad value in one message', () => {
     expect(() => loadConfig({ PORT: '-1', LOG_LEVEL: 'loud', RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PORT[\s\S]*LOG_LEVEL[\s\S]*RATE_LIMIT_PER_MINUTE/);
+    expect(() => loadConfig({ PDF_RENDER_WARMUP_DOCUMENTS: '-1' })).toThrow(/PDF_RENDER_WARMUP_DOCUMENTS/);
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET: must be at least 32 characters/);
   });
 

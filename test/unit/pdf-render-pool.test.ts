@@ -23,8 +23,8 @@ describe('PdfRenderPool', () => {
     expect((await pool.render(typical)).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
-  it('renders on threads it prepared before the documents came, and prepares no more threads than it may run', async () => {
-    const prepared = new PdfRenderPool(2);
+  it('renders on threads it prepared (and warmed up) before the documents came, and prepares no more threads than it may run', async () => {
+    const prepared = new PdfRenderPool(2, 4);
     try {
       const internals = prepared as unknown as { inFlight: Map<unknown, unknown[]>; readiness: Map<unknown, Promise<void>> };
       await prepared.prepare();

@@ -1,10 +1,12 @@
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { prepareRenderer } from './invoice-pdf-fonts.js';
+import { warmUpRenderer } from './invoice-pdf-warm-up.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
-import type { RenderRequest, RenderResult, ThreadMessage } from './pdf-render-pool.js';
+import type { RenderRequest, RenderResult, ThreadMessage, ThreadOptions } from './pdf-render-pool.js';
 
 // Done before the first document, which waits in the port's queue meanwhile.
 prepareRenderer();
+await warmUpRenderer((workerData as ThreadOptions).warmUpDocuments);
 parentPort!.postMessage({ ready: true } satisfies ThreadMessage);
 
 /**

@@ -25,6 +25,12 @@ export type RenderResult = { pdf: Uint8Array; error?: never } | { error: string;
 /** What a thread posts: that it has loaded the renderer (once, first), then one result per document. */
 export type ThreadMessage = RenderResult | { ready: true };
 
+/** What a thread is started with. */
+export interface ThreadOptions {
+  /** How many specimen invoices it renders before it reports ready (warmUpRenderer). */
+  warmUpDocuments: number;
+}
+
 /** Renders in the calling thread (PDF_RENDER_THREADS=0). */
 export const renderInThisThread: PdfRenderer = { render: renderInvoicePdf, prepare: async () => {}, close: async () => {} };
 
@@ -37,12 +43,12 @@ interface Task extends RenderRequest {
  * The pool's thread. Compiled, it is the worker file next to this one; run from TypeScript sources
  * (tsx, vitest) the thread first registers tsx, since a worker does not inherit a loader hook.
  */
-function startThread(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./invoice-pdf.worker.js', import.meta.url));
+function startThread(workerData: ThreadOptions): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./invoice-pdf.worker.js', import.meta.url), { workerData });
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   const entry = new URL('./invoice-pdf.worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => (register(), import(${JSON.stringify(entry)})));`;
-  return new Worker(bootstrap, { eval: true });
+  return new Worker(bootstrap, { eval: true, workerData });
 }
 
 /**
@@ -67,7 +73,11 @@ export class PdfRenderPool implements PdfRenderer {
   /** Per started thread: resolves once it has loaded the renderer, or has failed or exited. */
   private readonly readiness = new Map<Worker, Promise<void>>();
 
-  constructor(private readonly threads: number) {}
+  /** `warmUpDocuments`: how many specimen invoices each thread renders before its first document (warmUpRenderer). */
+  constructor(
+    private readonly threads: number,
+    private readonly warmUpDocuments = 0,
+  ) {}
 
   render(document: InvoiceDocument, eInvoice?: InvoicePdfEInvoice): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
@@ -106,7 +116,7 @@ export class PdfRenderPool implements PdfRenderer {
   }
 
   private start(): Worker {
-    const thread = startThread();
+    const thread = startThread({ warmUpDocuments: this.warmUpDocuments });
     const tasks: Task[] = [];
     this.inFlight.set(thread, tasks);
     let ready!: () => void;
