@@ -22,7 +22,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { parseCli } from '../../app/cli.js';
 import { loadConfig } from '../../app/config.js';
-import { renderInvoicePdf, type InvoiceDocument } from '../../core/billing/invoices/invoice-pdf.js';
+import { renderInOwnTask } from '../../core/billing/invoices/invoice-pdf-warm-up.js';
 import { PdfRenderPool } from '../../core/billing/invoices/pdf-render-pool.js';
 import { Api } from '../support/http.js';
 import { billedInvoice } from '../support/invoice-documents.js';
@@ -477,27 +477,15 @@ async function renderPoolRate(): Promise<{ pdf_render_pool_per_s: number }> {
 }
 
 /**
- * Renders a document as a render thread does, one per message: each document is a task of its own.
- * A loop of awaits alone never leaves the microtask queue, so the ticks a document schedules (its
- * stream's) never run and keep every document alive: the heap grew by 55 MB per 500 documents
- * (after a full collection), and the collector's work with it.
- */
-async function renderAsTask(document: InvoiceDocument): Promise<Buffer> {
-  const pdf = await renderInvoicePdf(document);
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  return pdf;
-}
-
-/**
  * What one such PDF costs: 500 of them rendered one after another in this thread after 50
- * warm-ups, as the process's CPU time per invoice (garbage collection included). The pool's rate
- * above is at most the cores divided by this.
+ * warm-ups, each in a task of its own as in a render thread, as the process's CPU time per invoice
+ * (garbage collection included). The pool's rate above is at most the cores divided by this.
  */
 async function renderCost(): Promise<{ pdf_render_cpu_ms: number }> {
-  for (let i = 0; i < 50; i++) await renderAsTask(billedInvoice(2 * RENDERED + i));
+  for (let i = 0; i < 50; i++) await renderInOwnTask(billedInvoice(2 * RENDERED + i));
   const documents = Array.from({ length: 500 }, (_, i) => billedInvoice(3 * RENDERED + i));
   const before = process.cpuUsage();
-  for (const document of documents) await renderAsTask(document);
+  for (const document of documents) await renderInOwnTask(document);
   const { user, system } = process.cpuUsage(before);
   return { pdf_render_cpu_ms: Number(((user + system) / 1000 / documents.length).toFixed(2)) };
 }
