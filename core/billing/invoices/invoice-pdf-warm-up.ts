@@ -121,8 +121,8 @@ export async function renderInOwnTask(document: InvoiceDocument, render: (docume
 /**
  * Renders `documents` specimen invoices and forgets them. A fresh renderer compiles its code and
  * shapes its labels' words on its first documents, which cost several times what a warm one's do
- * (measured for a bill run's invoices: the first 25 of a fresh thread about 37 ms of CPU each, from
- * the hundredth on about 10): a render thread does this before it reports ready, so that a worker's
+ * (measured for a bill run's invoices: the first 25 of a fresh thread 27–39 ms of CPU each, from
+ * the hundredth on mostly 7–13): a render thread does this before it reports ready, so that a worker's
  * first bill run does not pay for it. The specimen shares no seller, customer or template text
  * with real invoices, only the labels and the code.
  */
