@@ -129,8 +129,8 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
     expect(xmp).toContain('<xmp:CreateDate>2026-11-03T00:00:00Z</xmp:CreateDate>');
   });
 
-  it('escapes the seller name in the XMP metadata', async () => {
-    const xmp = xmpOf(await renderInvoicePdf({ ...typical, seller: { ...typical.seller, name: 'Müller & Söhne <Energie> GmbH' } }))!;
+  it('escapes the seller name in the XMP metadata, leaving out characters XML forbids', async () => {
+    const xmp = xmpOf(await renderInvoicePdf({ ...typical, seller: { ...typical.seller, name: 'Müller & Söhne <Energie>\u0001 GmbH' } }))!;
     expect(xmp).toContain('<rdf:li>Müller &amp; Söhne &lt;Energie&gt; GmbH</rdf:li>');
   });
 

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { ScopedCache } from '../../caching/scoped-cache.js';
+import { escapeXml } from './e-invoice/cii.js';
 import { cacheColors } from './invoice-pdf-colors.js';
 import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
 import { writeLines } from './invoice-pdf-fragments.js';
@@ -111,9 +112,6 @@ function cellBoxes(columns: readonly Column[], row: Row): Array<{ x: number; wid
  */
 const heights = new ScopedCache<number>(20_000);
 
-const xmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-const escapeXml = (value: string) => value.replace(/[&<>"']/g, (char) => xmlEscapes[char]!);
-
 /**
  * A tagged PDF/A-3b page flow on pdfkit: text is tagged as paragraphs or headings, rules, boxes and
  * bars are artifacts; `y` is the cursor of the flow, and content that does not fit starts a new page.
@@ -148,7 +146,8 @@ export class PdfLayout {
       info: { Title: info.title, Author: info.author, Subject: info.subject, Creator: 'ebbs', CreationDate: info.createdAt },
     });
     this.doc = doc;
-    // pdfkit copies the info into the XMP metadata unescaped; "Müller & Söhne" would break the XML.
+    // pdfkit copies the info into the XMP metadata unescaped; "Müller & Söhne" would break the XML,
+    // as would a control character in a name.
     const internals = doc as unknown as { _addInfo?: () => void; info: Record<string, unknown> };
     const addInfo = internals._addInfo;
     if (addInfo) {
