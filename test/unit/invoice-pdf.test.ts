@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdf, type InvoiceDocument } from '../../core/billing/invoices/invoice-pdf.js';
 import { credit, english, line, stornorechnung, transfer, typical } from '../support/invoice-documents.js';
-import { extractPages, fontsOf, xmpOf } from '../support/pdf.js';
+import { extractPages, fontsOf, textRunsOf, xmpOf } from '../support/pdf.js';
 
 const textOf = async (document: InvoiceDocument) => (await extractPages(await renderInvoicePdf(document))).join(' ');
 
@@ -283,6 +283,36 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
         for (let i = 1; i <= amounts.length; i++) expect(text).toContain(`Position ${i} `);
       }),
       { numRuns: 15 },
+    );
+  });
+
+  it('sets a number too wide for its column smaller, whole and with its unit, on the baseline of its row', async () => {
+    // Whole digits (up to 10) and the decimals a quantity (3), a unit price (6) and a meter's consumption (3) carry.
+    const decimal = (decimals: number) =>
+      fc.tuple(fc.bigInt({ min: 0n, max: 9_999_999_999n }), fc.bigInt({ min: 0n, max: 10n ** BigInt(decimals) - 1n })).map(([whole, fraction]) => `${whole}.${String(fraction).padStart(decimals, '0')}`);
+    const grouped = (value: string, locale: InvoiceDocument['locale']) => {
+      const [whole, fraction] = value.split('.') as [string, string];
+      const [group, point] = locale === 'de-DE' ? ['.', ','] : [',', '.'];
+      return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, group)}${point}${fraction}`;
+    };
+    await fc.assert(
+      fc.asyncProperty(decimal(3), decimal(6), decimal(3), fc.constantFrom(typical, english), async (quantity, unitPrice, consumption, base) => {
+        const document: InvoiceDocument = {
+          ...base,
+          lines: [line('Arbeitspreis', quantity, 'kWh', unitPrice, '19.00', '10.00'), line('Grundpreis', '1', 'Monat', '9.900000', '19.00', '9.90')],
+          meters: [{ ...base.meters[0]!, consumption }],
+        };
+        const runs = (await textRunsOf(await renderInvoicePdf(document))).flat().map((run) => ({ ...run, str: run.str.replace(/\u00a0/g, ' ') }));
+        const price = grouped(unitPrice, base.locale);
+        const expected = [`${grouped(quantity, base.locale)} kWh`, base.locale === 'de-DE' ? `${price} €` : `€${price}`, `${grouped(consumption, base.locale)} kWh`];
+        for (const text of expected) expect(runs.map((run) => run.str)).toContain(text);
+        // [size, 0, 0, size, x, baseline]: a number set smaller stands on its row's baseline; one that fits keeps the row's size.
+        const row = (label: string) => runs.filter((run) => run.transform[5] === runs.find((other) => other.str === label)!.transform[5]);
+        expect(row('Arbeitspreis').map((run) => run.str)).toEqual(expect.arrayContaining(expected.slice(0, 2)));
+        expect(row('Arbeitspreis').every((run) => run.transform[0]! <= 8)).toBe(true);
+        expect(row('Grundpreis').map((run) => run.transform[0])).toEqual(row('Grundpreis').map(() => 8));
+      }),
+      { numRuns: 12 },
     );
   });
 });

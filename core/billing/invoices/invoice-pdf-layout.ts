@@ -112,6 +112,15 @@ function cellBoxes(columns: readonly Column[], row: Row): Array<{ x: number; wid
  */
 const heights = new ScopedCache<number>(20_000);
 
+/** The size right-aligned text is set in (`fitted`), by style, width and text, shared like `heights`. */
+const fittingSizes = new ScopedCache<number>(20_000);
+
+/** Room, in points, that text set smaller to fit its box leaves (the line breaker itself keeps one). */
+const FIT_SLACK = 2;
+
+/** The current font's ascender per point of size (pdfkit 0.20's font gives it in thousandths). */
+const ascenderOf = (doc: PDFKit.PDFDocument): number => (doc as unknown as { _font: { ascender: number } })._font.ascender / 1000;
+
 /**
  * A tagged PDF/A-3b page flow on pdfkit: text is tagged as paragraphs or headings, rules, boxes and
  * bars are artifacts; `y` is the cursor of the flow, and content that does not fit starts a new page.
@@ -196,8 +205,13 @@ export class PdfLayout {
     return this.measuring(style).fillColor(style.color ?? colors.text);
   }
 
-  /** The height of wrapped text (see `heights`). */
-  heightOf(text: string, width: number, style: TextStyle = {}): number {
+  /** The height of wrapped text (see `heights`), right-aligned text as `fitted` places it. */
+  heightOf(text: string, width: number, given: TextStyle = {}): number {
+    const { style, shift } = this.fitted(text, width, given);
+    return shift + this.wrappedHeight(text, width, style);
+  }
+
+  private wrappedHeight(text: string, width: number, style: TextStyle): number {
     if (!text) return 0;
     const { size = 8.5, bold = false } = style;
     return heights.getOrSet([bold, size, width], text, () => {
@@ -211,15 +225,37 @@ export class PdfLayout {
     });
   }
 
+  /**
+   * The style right-aligned text without spaces (an amount, a quantity, a price, a date) is set in,
+   * and how far down it starts: where one of its lines is wider than its box, a smaller size that
+   * fits, on the baseline of the size given. pdfkit would break such a line between two characters,
+   * which splits a number or its unit ("12.345,67890" above "1 €").
+   */
+  private fitted(text: string, width: number, given: TextStyle): { style: TextStyle; shift: number } {
+    if (given.align !== 'right' || !text || text.includes(' ') || width <= FIT_SLACK) return { style: given, shift: 0 };
+    const { size = 8.5, bold = false } = given;
+    const fitting = fittingSizes.getOrSet([bold, size, width], text, () => {
+      const doc = this.measuring(given);
+      const lines = text.split('\n');
+      if (this.wrappedHeight(text, width, given) <= lines.length * doc.currentLineHeight(true) + 0.001) return size;
+      const widest = Math.max(...lines.map((line) => doc.widthOfString(line)));
+      return Math.floor(((size * (width - FIT_SLACK)) / widest) * 100) / 100;
+    });
+    if (fitting === size) return { style: given, shift: 0 };
+    const style = { ...given, size: fitting };
+    return { style, shift: (size - fitting) * ascenderOf(this.measuring(style)) };
+  }
+
   /** Writes text at a position without moving the cursor; answers its height. */
-  textAt(text: string, x: number, y: number, width: number, style: TextStyle = {}): number {
+  textAt(text: string, x: number, y: number, width: number, given: TextStyle = {}): number {
     if (!text) return 0;
+    const { style, shift } = this.fitted(text, width, given);
     const { tag = 'P', align = 'left', size = 8.5, bold = false } = style;
-    if (tag !== 'Artifact') return drawText(this.style(style), bold, size, text, { x, y, width, align, parent: this.structure, tag });
+    if (tag !== 'Artifact') return shift + drawText(this.style(style), bold, size, text, { x, y: y + shift, width, align, parent: this.structure, tag });
     this.doc.markContent('Artifact', { type: 'Pagination' });
-    const height = drawText(this.style(style), bold, size, text, { x, y, width, align });
+    const height = drawText(this.style(style), bold, size, text, { x, y: y + shift, width, align });
     this.doc.endMarkedContent();
-    return height;
+    return shift + height;
   }
 
   /** Starts a new page unless `height` more points fit above the footer; answers whether it did. */
@@ -264,7 +300,7 @@ export class PdfLayout {
 
   private rowHeight(columns: readonly Column[], row: Row, size: number): number {
     const boxes = cellBoxes(columns, row);
-    return Math.max(...row.cells.map((cell, i) => this.heightOf(cell, boxes[i]!.width, { size, bold: row.bold })));
+    return Math.max(...row.cells.map((cell, i) => this.heightOf(cell, boxes[i]!.width, { size, bold: row.bold, align: boxes[i]!.align })));
   }
 
   /** The height a table takes on one page. */

@@ -174,7 +174,7 @@ function totals({ layout, document, l, f }: Context): void {
   const labelX = page.left + 150;
   const labelWidth = page.right - amountWidth - labelX;
   const row = (label: string, amount: string, style: { size?: number; bold?: boolean; color?: string } = {}, gap = 3) => {
-    const height = Math.max(layout.heightOf(label, labelWidth, style), layout.heightOf(amount, amountWidth, style));
+    const height = Math.max(layout.heightOf(label, labelWidth, style), layout.heightOf(amount, amountWidth, { ...style, align: 'right' }));
     layout.ensure(height);
     layout.textAt(label, labelX, layout.y, labelWidth, style);
     layout.textAt(amount, page.right - amountWidth, layout.y, amountWidth, { ...style, align: 'right' });
