@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdf, type InvoiceDocument } from '../../core/billing/invoices/invoice-pdf.js';
-import { credit, english, line, stornorechnung, transfer, typical } from '../support/invoice-documents.js';
+import { address, credit, english, line, stornorechnung, transfer, typical } from '../support/invoice-documents.js';
 import { extractPages, fontsOf, textRunsOf, xmpOf } from '../support/pdf.js';
 
 const textOf = async (document: InvoiceDocument) => (await extractPages(await renderInvoicePdf(document))).join(' ');
@@ -132,6 +132,20 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
   it('escapes the seller name in the XMP metadata, leaving out characters XML forbids', async () => {
     const xmp = xmpOf(await renderInvoicePdf({ ...typical, seller: { ...typical.seller, name: 'Müller & Söhne <Energie>\u0001 GmbH' } }))!;
     expect(xmp).toContain('<rdf:li>Müller &amp; Söhne &lt;Energie&gt; GmbH</rdf:li>');
+  });
+
+  it('leaves out of every text the characters XML forbids, which the API accepts in names and texts, as the e-invoice does', async () => {
+    const dirty = (text: string) => `${text.slice(0, 3)}\u0001${text.slice(3)}\u0007\u001f\uFFFE`;
+    const document: InvoiceDocument = {
+      ...typical,
+      seller: { ...typical.seller, name: dirty(typical.seller.name) },
+      customer: { ...typical.customer, name: dirty(typical.customer.name), address: address(dirty('Nebenweg 7'), '54321', 'Beispielhausen') },
+      template: { ...typical.template, introText: dirty(typical.template.introText!) },
+      lines: typical.lines.map((line) => ({ ...line, description: dirty(line.description) })),
+    };
+    const pages = await extractPages(await renderInvoicePdf(document));
+    for (const character of ['\u0001', '\u0007', '\u001f', '\uFFFE']) expect(pages.join(' ')).not.toContain(character);
+    expect(pages).toEqual(await extractPages(await renderInvoicePdf(typical)));
   });
 
   it('renders the same document to identical bytes, also after other documents filled the shared layout cache', async () => {

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { ScopedCache } from '../../caching/scoped-cache.js';
+import { printable } from './document-text.js';
 import { escapeXml } from './e-invoice/cii.js';
 import { cacheColors } from './invoice-pdf-colors.js';
 import { addFonts, sharedGlyphCount } from './invoice-pdf-fonts.js';
@@ -205,10 +206,11 @@ export class PdfLayout {
     return this.measuring(style).fillColor(style.color ?? colors.text);
   }
 
-  /** The height of wrapped text (see `heights`), right-aligned text as `fitted` places it. */
+  /** The height of wrapped text (see `heights`) as `textAt` writes it. */
   heightOf(text: string, width: number, given: TextStyle = {}): number {
-    const { style, shift } = this.fitted(text, width, given);
-    return shift + this.wrappedHeight(text, width, style);
+    const shown = printable(text);
+    const { style, shift } = this.fitted(shown, width, given);
+    return shift + this.wrappedHeight(shown, width, style);
   }
 
   private wrappedHeight(text: string, width: number, style: TextStyle): number {
@@ -246,14 +248,15 @@ export class PdfLayout {
     return { style, shift: (size - fitting) * ascenderOf(this.measuring(style)) };
   }
 
-  /** Writes text at a position without moving the cursor; answers its height. */
+  /** Writes text (its printable characters) at a position without moving the cursor; answers its height. */
   textAt(text: string, x: number, y: number, width: number, given: TextStyle = {}): number {
-    if (!text) return 0;
-    const { style, shift } = this.fitted(text, width, given);
+    const shown = printable(text);
+    if (!shown) return 0;
+    const { style, shift } = this.fitted(shown, width, given);
     const { tag = 'P', align = 'left', size = 8.5, bold = false } = style;
-    if (tag !== 'Artifact') return shift + drawText(this.style(style), bold, size, text, { x, y: y + shift, width, align, parent: this.structure, tag });
+    if (tag !== 'Artifact') return shift + drawText(this.style(style), bold, size, shown, { x, y: y + shift, width, align, parent: this.structure, tag });
     this.doc.markContent('Artifact', { type: 'Pagination' });
-    const height = drawText(this.style(style), bold, size, text, { x, y: y + shift, width, align });
+    const height = drawText(this.style(style), bold, size, shown, { x, y: y + shift, width, align });
     this.doc.endMarkedContent();
     return shift + height;
   }

@@ -1,5 +1,6 @@
 import type { Address } from '../../../domain/addresses/address.js';
 import { divideRounded, formatCents, formatDecimal, taxOf } from '../../../domain/billing/money.js';
+import { UNPRINTABLE_CHARACTERS } from '../document-text.js';
 import type { InvoiceDocument, InvoiceLine } from '../invoice-pdf-model.js';
 
 /*
@@ -29,8 +30,7 @@ const NAMESPACES =
   'xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';
 
 /** What XML content cannot carry as is: the five special characters, and the characters XML 1.0 forbids. */
-// eslint-disable-next-line no-control-regex
-const NOT_PLAIN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF&<>"']/g;
+const NOT_PLAIN = new RegExp(`[${UNPRINTABLE_CHARACTERS}&<>"']`, 'g');
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 /** Text and attribute content escaped; characters XML 1.0 forbids dropped (one pass; most values need nothing). */
