@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 import { waitForBalance } from '../support/balancing.js';
 import { waitForRun } from '../support/billing.js';
 import { create } from '../support/fixtures.js';
 import type { Api } from '../support/http.js';
-import { extractPages } from '../support/pdf.js';
+import { invoicePdfText } from '../support/pdf.js';
 
 const QH = 15 * 60 * 1000;
 /** October in Berlin: 31 days, the last Sunday 25 hours long (DST ends), so 2,980 quarter hours. */
@@ -48,13 +48,6 @@ function fifteenthAfter(date: string, n: number): string {
 
 /** A sentence that may wrap anywhere: compared without whitespace. */
 const squeezed = (text: string) => text.replace(/\s+/g, '');
-
-async function pdfText(app: TestApp, account: SignedUp, invoiceId: string): Promise<string> {
-  const response = await fetch(`${app.url}/v1/invoices/${invoiceId}/pdf`, { headers: { authorization: `Bearer ${account.accessToken}` } });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toBe('application/pdf');
-  return (await extractPages(Buffer.from(await response.arrayBuffer()))).join(' ');
-}
 
 function expectAll(text: string, expected: readonly string[]): void {
   for (const item of expected) expect(text, item).toContain(item);
@@ -215,7 +208,7 @@ describe('the invoice PDF assembled from stored data', () => {
     });
     const issueDate = first.issuedAt ? new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date(first.issuedAt)) : today;
 
-    const text = await pdfText(app, account, first.id);
+    const text = await invoicePdfText(app.url, account.accessToken, first.id);
     expectAll(text, [
       // Seller.
       'Stadtwerke Beispiel GmbH',
@@ -279,7 +272,7 @@ describe('the invoice PDF assembled from stored data', () => {
 
     // Contract 2: no data a year earlier, paid by transfer to the seller's account with the invoice number.
     expect(second).toMatchObject({ netTotal: '178.80', grossTotal: '212.77', amountDue: '212.77' });
-    const secondText = await pdfText(app, account, second.id);
+    const secondText = await invoicePdfText(app.url, account.accessToken, second.id);
     expectAll(secondText, [
       'Max Linde Lindenweg 9 14467 Potsdam',
       'Vertragsnummer V-2026-0043',
@@ -298,7 +291,7 @@ describe('the invoice PDF assembled from stored data', () => {
     // Cancelling the first invoice: the Stornorechnung names it, with the same meters and negated amounts.
     const cancelled = await api.post(`/v1/invoices/${first.id}/cancel`);
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(201);
-    const creditText = await pdfText(app, account, cancelled.body.id);
+    const creditText = await invoicePdfText(app.url, account.accessToken, cancelled.body.id);
     expectAll(creditText, [
       `Stornorechnung ${cancelled.body.number}`,
       `Storno der Rechnung ${first.number} vom ${german(issueDate)}`,
@@ -307,5 +300,8 @@ describe('the invoice PDF assembled from stored data', () => {
       'darin enthaltene USt. 19,00 % auf -99,34 € -18,88 €',
       '51238696781 1ESY1160000001 12.345,600 kWh 01.10.2026 13.835,600 kWh 01.11.2026 1.490,000 kWh gemessen',
     ]);
+    // Nothing was paid towards it, so nothing is paid back.
+    expect(squeezed(creditText)).toContain(squeezed(`Die Rechnung ${first.number} ist storniert; offene Beträge daraus müssen Sie nicht mehr zahlen.`));
+    expect(creditText).not.toContain('erstatten');
   }, 240_000);
 });

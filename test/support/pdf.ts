@@ -17,6 +17,14 @@ export async function extractPages(buffer: Buffer): Promise<string[]> {
   return pages;
 }
 
+/** The text of an invoice's stored PDF as `GET /v1/invoices/{id}/pdf` answers it (200, `application/pdf`), its pages joined. */
+export async function invoicePdfText(baseUrl: string, accessToken: string, invoiceId: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/v1/invoices/${invoiceId}/pdf`, { headers: { authorization: `Bearer ${accessToken}` } });
+  const type = response.headers.get('content-type');
+  if (response.status !== 200 || type !== 'application/pdf') throw new Error(`GET /v1/invoices/${invoiceId}/pdf answered ${response.status} ${type}: ${(await response.text()).slice(0, 300)}`);
+  return (await extractPages(Buffer.from(await response.arrayBuffer()))).join(' ');
+}
+
 /** The PDF's embedded files (its /EmbeddedFiles name tree), by file name with their decoded content. */
 export async function attachmentsOf(buffer: Buffer): Promise<Map<string, { content: Buffer; description: string }>> {
   const pdf = await getDocument({ data: new Uint8Array(buffer), standardFontDataUrl }).promise;

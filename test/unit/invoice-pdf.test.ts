@@ -174,11 +174,28 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
       '1ESY1160123456',
       'Schlichtungsstelle Energie e.V.',
     ]);
-    expectWrapped(text, 'Wir erstatten Ihnen 57,99 € bis zum 04.12.2026 auf Ihr Konto DE89 XXXX XXXX XXXX XX30 00.');
+    expectWrapped(
+      text,
+      'Die Rechnung INV-2026-000001 ist storniert; offene Beträge daraus müssen Sie nicht mehr zahlen. Wir erstatten Ihnen 57,99 € bis zum 04.12.2026 auf Ihr Konto DE89 XXXX XXXX XXXX XX30 00.',
+    );
     expect(text).not.toContain('Gutschrift');
     expect(text).not.toContain('Zu zahlen');
     // A cancellation carries no consumption advice of its own.
     expect(text).not.toContain('Stromkennzeichnung');
+  });
+
+  it('promises the customer of a cancelled invoice back only what they paid towards it', async () => {
+    const cancelled = (refunded: string) => ({ ...stornorechnung, cancels: { ...stornorechnung.cancels!, refunded } });
+    const unpaid = await textOf(cancelled('0.00'));
+    expectWrapped(unpaid, 'Die Rechnung INV-2026-000001 ist storniert; offene Beträge daraus müssen Sie nicht mehr zahlen.');
+    expect(unpaid).toContain('Guthaben 57,99 €');
+    expect(unpaid).not.toContain('erstatten');
+    expectWrapped(await textOf(cancelled('20.00')), 'müssen Sie nicht mehr zahlen. Wir erstatten Ihnen 20,00 € bis zum 04.12.2026 auf Ihr Konto DE89 XXXX XXXX XXXX XX30 00.');
+    const noIban = await textOf({ ...cancelled('20.00'), payment: { method: 'transfer', customerIban: null } });
+    expectWrapped(noIban, 'müssen Sie nicht mehr zahlen. Für die Auszahlung von 20,00 € setzen wir uns mit Ihnen in Verbindung.');
+    const inEnglish = await textOf({ ...english, ...cancelled('0.00'), locale: 'en-GB' });
+    expectWrapped(inEnglish, 'Invoice INV-2026-000001 is cancelled: nothing still open on it needs to be paid.');
+    expect(inEnglish).not.toContain('refund');
   });
 
   it('prints every label in English for an en-GB template', async () => {

@@ -305,6 +305,7 @@ export class InvoiceDocuments {
     const customers = byId(await deps.customers.readByIds(accountId, customerIds));
     const templates = byId(await deps.templates.findByIds(accountId, unique(invoices.map((i) => i.templateId))));
     const cancelled = byId(await deps.invoices.findByIds(accountId, invoices.flatMap((i) => (i.cancelsInvoiceId ? [i.cancelsInvoiceId] : []))));
+    const refunds = cancelled.size > 0 ? (await deps.payments.findByInvoiceIds(accountId, [...cancelled.keys()])).filter((p) => p.type === 'refund' && p.state !== 'failed') : [];
     const lines = Map.groupBy(await deps.lineItems.findByInvoiceIds(accountId, invoices.map((i) => i.id)), (line) => line.invoiceId);
     const contracts = byId(await deps.contracts.readByIds(accountId, contractIds));
     const products = byId(await deps.products.findByIds(accountId, unique([...contracts.values()].map((c) => c.electricityProductId))));
@@ -362,7 +363,14 @@ export class InvoiceDocuments {
           productName: (contract && products.get(contract.electricityProductId)?.name) ?? null,
           supplyAddress: site && !(customer.address && sameAddress(site.address, customer.address)) ? site.address : null,
           template,
-          cancels: cancelledInvoice?.number ? { number: cancelledInvoice.number, issuedAt: cancelledInvoice.issuedAt && calendarDateOf(cancelledInvoice.issuedAt, timezone) } : null,
+          cancels: cancelledInvoice?.number
+            ? {
+                number: cancelledInvoice.number,
+                issuedAt: cancelledInvoice.issuedAt && calendarDateOf(cancelledInvoice.issuedAt, timezone),
+                // The refunds the cancellation made carry the credit note's number (a bounced one is made anew).
+                refunded: formatCents(refunds.filter((p) => p.invoiceId === cancelledInvoice.id && p.reference === invoice.number).reduce((sum, p) => sum + p.amount, 0n)),
+              }
+            : null,
           lines: invoiceLines.map((line) => invoiceLine(line, template.locale)),
           netTotal: view.netTotal,
           taxes: view.taxes,

@@ -41,6 +41,7 @@ export interface Labels {
     creditPaidOut: (amount: string, date: string, iban: string) => string;
     creditContact: (amount: string) => string;
     nothingDue: string;
+    cancelled: (number: string) => string;
   };
   meterColumns: [string, string, string, string, string, string];
   methods: Record<ConsumptionMethod, string>;
@@ -109,6 +110,7 @@ export const labels: Record<Locale, Labels> = {
       creditPaidOut: (amount, date, iban) => `Wir erstatten Ihnen ${amount} bis zum ${date} auf Ihr Konto ${iban}.`,
       creditContact: (amount) => `Für die Auszahlung von ${amount} setzen wir uns mit Ihnen in Verbindung.`,
       nothingDue: 'Es ist kein Betrag zu zahlen.',
+      cancelled: (number) => `Die Rechnung ${number} ist storniert; offene Beträge daraus müssen Sie nicht mehr zahlen.`,
     },
     meterColumns: ['MaLo-ID', 'Zählernummer', 'Zählerstand alt', 'Zählerstand neu', 'Verbrauch', 'Ermittlung'],
     methods: { measured: 'gemessen', calculated: 'rechnerisch ermittelt', estimated: 'geschätzt' },
@@ -200,6 +202,7 @@ export const labels: Record<Locale, Labels> = {
       creditPaidOut: (amount, date, iban) => `We will refund ${amount} to your account ${iban} by ${date}.`,
       creditContact: (amount) => `We will contact you about paying out ${amount}.`,
       nothingDue: 'Nothing is due.',
+      cancelled: (number) => `Invoice ${number} is cancelled: nothing still open on it needs to be paid.`,
     },
     meterColumns: ['MaLo ID', 'Meter number', 'Reading at start', 'Reading at end', 'Consumption', 'Method'],
     methods: { measured: 'measured', calculated: 'calculated', estimated: 'estimated' },

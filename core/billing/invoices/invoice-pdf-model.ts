@@ -160,8 +160,11 @@ export interface InvoiceDocument {
   supplyAddress: Address | null;
   /** Texts of the template. */
   template: { subject: string | null; introText: string | null; closingText: string | null; footerText: string | null };
-  /** For a credit note: the cancelled invoice's number and issue date (null when unknown). */
-  cancels: { number: string; issuedAt: string | null } | null;
+  /**
+   * For a credit note: the cancelled invoice's number and issue date (null when unknown), and what the
+   * cancellation pays back of what the customer paid towards it ("0.00" when nothing was paid).
+   */
+  cancels: { number: string; issuedAt: string | null; refunded: string } | null;
   /** The billed lines. */
   lines: InvoiceLine[];
   /** Net total of the lines. */

@@ -134,15 +134,24 @@ function titleAndSummary({ layout, document, l, f }: Context): void {
   layout.y = top + height + 10;
 }
 
+/**
+ * How the amount due is settled. A credit note that cancels an invoice pays back only what was paid
+ * towards that invoice, which may be less than its credit, or nothing.
+ */
 function paymentText({ document, l, f }: Context): string {
-  const { payment, amountDue } = document;
+  const { payment, amountDue, cancels } = document;
   const due = f.date(document.dueDate);
   const sign = signOf(amountDue);
-  if (sign === 0) return l.payment.nothingDue;
-  if (sign < 0) {
-    const amount = f.money(negate(amountDue));
-    return payment.customerIban ? l.payment.creditPaidOut(amount, due, f.maskedIban(payment.customerIban)) : l.payment.creditContact(amount);
+  const refund = (amount: string) => {
+    const money = f.money(amount);
+    return payment.customerIban ? l.payment.creditPaidOut(money, due, f.maskedIban(payment.customerIban)) : l.payment.creditContact(money);
+  };
+  if (sign < 0 && cancels) {
+    const cancelled = l.payment.cancelled(cancels.number);
+    return signOf(cancels.refunded) > 0 ? `${cancelled} ${refund(cancels.refunded)}` : cancelled;
   }
+  if (sign === 0) return l.payment.nothingDue;
+  if (sign < 0) return refund(negate(amountDue));
   const amount = f.money(amountDue);
   if (payment.method === 'sepa_direct_debit') {
     return l.payment.directDebit(amount, due, payment.customerIban && f.maskedIban(payment.customerIban), payment.mandateReference, payment.creditorId);
