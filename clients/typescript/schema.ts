@@ -995,7 +995,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel an issued invoice with a credit note (prepayments unlocked, the period billable again)
+         * Cancel an issued or paid invoice with a credit note (prepayments unlocked, the period billable again)
          * @description Issues a credit note with the negated lines and its own number and answers it with its URL in `Location`; the prepayments the invoice deducted are unlocked, what the customer paid towards it becomes a pending refund, and the period can be billed again. 409 when the invoice cannot be cancelled (`code` says why).
          */
         post: operations["cancelInvoice"];

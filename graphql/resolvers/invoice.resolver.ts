@@ -62,7 +62,7 @@ export class InvoiceResolver extends crudResolver({
     return (await services.invoices.eInvoice(actor, invoice.id, { profile: profile ?? undefined })).xml;
   }
 
-  @Mutation(() => InvoiceType, { description: 'Cancels an issued invoice; answers the credit note' })
+  @Mutation(() => InvoiceType, { description: 'Cancels an issued or paid invoice; answers the credit note' })
   cancelInvoice(@Arg('id', () => ID) id: string, @Ctx() { actor, services }: GraphQLContext) {
     return services.invoices.cancel(actor, id);
   }

@@ -88,7 +88,7 @@ export function billRunRoutes(s: Services): RouteSpec[] {
       method: 'post',
       path: '/v1/invoices/{id}/cancel',
       operationId: 'cancelInvoice',
-      summary: 'Cancel an issued invoice with a credit note (prepayments unlocked, the period billable again)',
+      summary: 'Cancel an issued or paid invoice with a credit note (prepayments unlocked, the period billable again)',
       description:
         'Issues a credit note with the negated lines and its own number and answers it with its URL in `Location`; the prepayments the invoice deducted are unlocked, ' +
         'what the customer paid towards it becomes a pending refund, and the period can be billed again. 409 when the invoice cannot be cancelled (`code` says why).',

@@ -4,6 +4,7 @@ import { waitForRun } from '../support/billing.js';
 import { queryRows } from '../support/database.js';
 import { create, expectRejected, fixtures } from '../support/fixtures.js';
 import type { Api } from '../support/http.js';
+import { invoicePdfText } from '../support/pdf.js';
 import { directDebit } from '../support/registry.js';
 
 /** A month bills a base fee of 12.00 net, 14.28 gross at 19 %. */
@@ -16,11 +17,12 @@ const MEASURED = { from: Date.parse('2026-08-31T22:00:00.000Z'), to: Date.parse(
 describe('payment outcomes: submitted payments, returns, failures and refunds', () => {
   let app: TestApp;
   let api: Api;
+  let accessToken: string;
   let product: Record<string, any>;
 
   beforeAll(async () => {
     app = await startTestApp({ QUEUE_POLL_SECONDS: '0.5', RATE_LIMIT_PER_MINUTE: '100000' });
-    api = (await app.signUp('Stadtwerke Outcomes')).api;
+    ({ api, accessToken } = await app.signUp('Stadtwerke Outcomes'));
     const vat = await create(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
     product = await fixtures.product(api, { prepaymentConfiguration: { cycle: 'monthly', dayOfMonth: 15 } });
     const group = await create(api, '/v1/price-component-groups', { electricityProductId: product.id, name: 'Strom' });
@@ -231,5 +233,34 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const unpaidInvoice = await bill(unpaid.siteId);
     expect((await api.post(`/v1/invoices/${unpaidInvoice.id}/cancel`)).status).toBe(201);
     expect(await paymentRows(unpaid.contract.id)).toEqual([]);
+  });
+
+  it('cancels a paid invoice: what paid it is refunded, its prepayment unlocked, and the period billed again deducts it anew', async () => {
+    const { contract, method, siteId } = await contractWithMandate();
+    const prepayment = await create(api, '/v1/payments', { contractId: contract.id, amount: '5.00', type: 'prepayment', state: 'received', dueDate: '2026-10-15' });
+    const invoice = await bill(siteId);
+    expect(invoice).toMatchObject({ grossTotal: '14.28', prepaymentsTotal: '5.00', amountDue: '9.28' });
+    const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '9.28', type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    expect(await invoiceState(invoice.id)).toBe('paid');
+
+    const cancelled = await api.post(`/v1/invoices/${invoice.id}/cancel`);
+    expect(cancelled.status).toBe(201);
+    const creditNote = cancelled.body;
+    expect(creditNote).toMatchObject({ kind: 'credit_note', state: 'issued', cancelsInvoiceId: invoice.id, grossTotal: '-14.28', prepaymentsTotal: '-5.00', amountDue: '-9.28' });
+    expect(await invoiceState(invoice.id)).toBe('cancelled');
+    expect(await events('invoice.cancelled', invoice.id)).toEqual([expect.objectContaining({ data: expect.objectContaining({ id: invoice.id, state: 'cancelled' }) })]);
+    expect(await paymentRows(contract.id)).toEqual([
+      expect.objectContaining({ id: prepayment.id, type: 'prepayment', state: 'received', locked: false }),
+      expect.objectContaining({ id: payment.id, type: 'payment', state: 'received', invoiceId: invoice.id }),
+      { id: expect.any(String), type: 'refund', state: 'pending', amount: '928', dueDate: creditNote.dueDate, paymentMethodId: method.id, reference: creditNote.number, invoiceId: invoice.id, locked: false },
+    ]);
+    const creditText = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
+    expect(creditText).toContain(`DieRechnung${invoice.number}iststorniert;offeneBeträgedarausmüssenSienichtmehrzahlen.WirerstattenIhnen9,28€`);
+    // Cancelled once: a second request is refused and refunds nothing more.
+    expect((await api.post(`/v1/invoices/${invoice.id}/cancel`)).body.code).toBe('invoice_not_cancellable');
+    expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund')).toHaveLength(1);
+
+    const again = await bill(siteId);
+    expect(again).toMatchObject({ periodStart: OCTOBER.periodStart, periodEnd: OCTOBER.periodEnd, prepaymentsTotal: '5.00', amountDue: '9.28' });
   });
 });

@@ -74,7 +74,7 @@ export class InvoicesService implements ResourceService<InvoiceView> {
   }
 
   /**
-   * Cancels an issued invoice: a credit note with the negated lines and its own number, the
+   * Cancels an issued or paid invoice: a credit note with the negated lines and its own number, the
    * deducted prepayments unlocked, a pending refund of what the customer paid towards it, the
    * period billable again. Answers the credit note.
    */

@@ -68,7 +68,7 @@ type Fields<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ?
 
 /**
  * The invoice aggregate: money in integer units (bigint), states moved only by its transitions —
- * draft → issued (`issue`) → paid (`markPaid`) → issued (`reopen`), and an issued invoice
+ * draft → issued (`issue`) → paid (`markPaid`) → issued (`reopen`), and an issued or paid invoice
  * `cancel`led by a credit note. Each transition checks the state it starts from and refuses with a
  * typed result otherwise, changing nothing.
  */
@@ -115,13 +115,14 @@ export class Invoice {
   }
 
   /**
-   * Issued invoice → cancelled. Answers its credit note, a draft to issue: every amount and line
-   * negated (lines in the invoice's order, whatever order they come in), no prepayments of its own,
-   * `cancelsInvoiceId` naming this invoice.
+   * Issued or paid invoice → cancelled. Answers its credit note, a draft to issue: every amount and
+   * line negated (lines in the invoice's order, whatever order they come in), no prepayments of its
+   * own, `cancelsInvoiceId` naming this invoice. A paid invoice is cancelled like a partly paid one:
+   * what its payments settled is the caller's to give back (`refundOwed`).
    */
   cancel(lines: readonly LineItem[], { templateId, now, newId }: CreditNoteOptions): Transition<InvoiceWithLines> {
-    if (this.kind !== 'invoice' || this.state !== 'issued') {
-      return refused('invoice_not_cancellable', `Only an issued invoice can be cancelled; this ${this.label} is ${this.state}.`);
+    if (this.kind !== 'invoice' || (this.state !== 'issued' && this.state !== 'paid')) {
+      return refused('invoice_not_cancellable', `Only an issued or paid invoice can be cancelled; this ${this.label} is ${this.state}.`);
     }
     const creditNote = Invoice.of({
       id: newId(),

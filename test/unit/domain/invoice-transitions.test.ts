@@ -128,9 +128,10 @@ describe('invoice transitions', () => {
     ['credit_note', 'issued', 'issue', 'invoice_not_draft'],
     ['invoice', 'issued', 'cancel', 'cancelled'],
     ['invoice', 'draft', 'cancel', 'invoice_not_cancellable'],
-    ['invoice', 'paid', 'cancel', 'invoice_not_cancellable'],
+    ['invoice', 'paid', 'cancel', 'cancelled'],
     ['invoice', 'cancelled', 'cancel', 'invoice_not_cancellable'],
     ['credit_note', 'issued', 'cancel', 'invoice_not_cancellable'],
+    ['credit_note', 'paid', 'cancel', 'invoice_not_cancellable'],
     ['credit_note', 'draft', 'cancel', 'invoice_not_cancellable'],
     ['invoice', 'issued', 'markPaid', 'paid'],
     ['credit_note', 'issued', 'markPaid', 'paid'],
@@ -163,9 +164,9 @@ describe('invoice transitions', () => {
       for (const state of INVOICE_STATES) {
         for (const action of actions) {
           const outcome = act(invoiceIn(kind, state), action);
-          // A transition happens from exactly one state (cancelling: of invoices only).
-          const allowed = { issue: 'draft', cancel: kind === 'invoice' ? 'issued' : null, markPaid: 'issued', reopen: 'paid' }[action];
-          expect(outcome.ok, `${kind} ${state} ${action}`).toBe(state === allowed);
+          // Each transition starts from the states named here (cancelling: of invoices only).
+          const allowed = { issue: ['draft'], cancel: kind === 'invoice' ? ['issued', 'paid'] : [], markPaid: ['issued'], reopen: ['paid'] }[action];
+          expect(outcome.ok, `${kind} ${state} ${action}`).toBe(allowed.includes(state));
         }
       }
     }
@@ -174,10 +175,10 @@ describe('invoice transitions', () => {
   it('answers the messages the API shows', () => {
     expect(invoiceIn('invoice', 'draft').cancel([], { templateId: 't', now: T1, newId: ids() }).refusal).toEqual({
       code: 'invoice_not_cancellable',
-      message: 'Only an issued invoice can be cancelled; this invoice is draft.',
+      message: 'Only an issued or paid invoice can be cancelled; this invoice is draft.',
     });
     expect(invoiceIn('credit_note', 'issued').cancel([], { templateId: 't', now: T1, newId: ids() }).refusal?.message).toBe(
-      'Only an issued invoice can be cancelled; this credit note is issued.',
+      'Only an issued or paid invoice can be cancelled; this credit note is issued.',
     );
   });
 });
