@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarDateOf } from '../../core/domain/time/calendar-date.js';
+import { earliestCollectionDate } from '../../core/domain/time/target2.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { waitForRun } from '../support/billing.js';
 import { queryRows } from '../support/database.js';
@@ -233,6 +235,25 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const unpaidInvoice = await bill(unpaid.siteId);
     expect((await api.post(`/v1/invoices/${unpaidInvoice.id}/cancel`)).status).toBe(201);
     expect(await paymentRows(unpaid.contract.id)).toEqual([]);
+  });
+
+  it('collects what the credit note of a cancelled credit asks back, as its PDF says', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '50.00', type: 'prepayment', state: 'received', dueDate: '2026-10-15' });
+    const invoice = await bill(siteId);
+    expect(invoice.amountDue).toBe('-35.72');
+    // The credit's refund is under way; cancelling unlocks the prepayment, so the credit note asks the 35.72 back.
+    const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
+    expect(creditNote).toMatchObject({ kind: 'credit_note', amountDue: '35.72' });
+    const creditText = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
+    expect(creditText).toContain('Wirziehen35,72€am');
+
+    const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate, dueUntil: creditNote.dueDate, siteIds: [siteId] });
+    const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
+    expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '35.72', invoiceId: creditNote.id, state: 'submitted' })]);
+    expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
   });
 
   it('cancels a paid invoice: what paid it is refunded, its prepayment unlocked, and the period billed again deducts it anew', async () => {

@@ -149,7 +149,7 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
       return this.rows(await this.em.execute<CollectableSqlRow[]>(`${pending} and p.type = 'refund' ${order}`, [accountId, dueUntil, sites, sites]));
     }
     const rows = await this.em.execute<CollectableSqlRow[]>(
-      `${pending} and (p.type = 'prepayment' or (p.type = 'payment' and i.kind = 'invoice' and i.state = 'issued'))
+      `${pending} and (p.type = 'prepayment' or (p.type = 'payment' and i.state = 'issued'))
       union all
       select null, 'payment', i.contract_id, c.customer_id, c.site_id, c.number, i.id, i.number, i.amount_due - coalesce(taken.amount, 0), null, i.due_date::text, null
       from invoices i
@@ -158,7 +158,7 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
         select sum(q.amount) as amount from payments q
         where q.account_id = i.account_id and q.invoice_id = i.id and q.type = 'payment' and q.state in ('pending', 'submitted', 'received')
       ) taken on true
-      where i.account_id = ? and i.kind = 'invoice' and i.state = 'issued' and i.amount_due > 0 and i.due_date <= ?
+      where i.account_id = ? and i.state = 'issued' and i.amount_due > 0 and i.due_date <= ?
         and i.amount_due - coalesce(taken.amount, 0) > 0 and ${sitesFilter}
       ${order}`,
       [accountId, dueUntil, sites, sites, accountId, dueUntil, sites, sites],
