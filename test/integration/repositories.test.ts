@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { AccountsService } from '../../core/accounts/accounts.service.js';
@@ -15,9 +16,13 @@ import { MikroAccountRepository } from '../../core/persistence/accounts/account.
 import { MikroCredentialsRepository } from '../../core/persistence/accounts/credentials.repository.js';
 import { MikroTemplateRepository } from '../../core/persistence/billing/template.persistence.js';
 import { openOrm } from '../../core/persistence/orm.js';
+import { MikroMeterRepository } from '../../core/persistence/meters/meter.persistence.js';
 import { MikroSiteRepository } from '../../core/persistence/sites/site.repository.js';
 import { MikroUnitOfWork } from '../../core/persistence/unit-of-work.js';
 import { createTestDatabase, queryRows, type TestDatabase } from '../support/database.js';
+
+/** PostgreSQL's error when a lock was not granted within lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 describe('repositories on PostgreSQL', () => {
   let database: TestDatabase;
@@ -246,6 +251,73 @@ describe('repositories on PostgreSQL', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('serialises the lockers of a site or a meter, but not the writes of rows that reference it', async () => {
+    const { accountId } = await inContext(() => accounts.createAccount({ companyName: 'Locks', email: 'locks@a.test' }));
+    const site = newSite(accountId, 'locked', new Date());
+    await inContext(() => new MikroUnitOfWork(orm.em).transactional(async () => new MikroSiteRepository(orm.em).add(site)));
+    const meterId = randomUUID();
+    await queryRows(
+      database.url,
+      `insert into meters (id, account_id, site_id, direction, identifier, start_date, measuring, grid, custom_attributes, created_at, updated_at)
+       values ($1, $2, $3, 'consumer', 'LOCK-1', now(), 'load_profile_accurate', false, '{}', now(), now())`,
+      [meterId, accountId, site.id],
+    );
+    /** Runs a statement in a session of its own that gives up after waiting 300 ms for a lock: whether it gave up. */
+    const waited = async (sql: string, params: unknown[]): Promise<boolean> => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(`set lock_timeout = '300ms'`);
+        await client.query(sql, params);
+        return false;
+      } catch (error) {
+        if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return true;
+        throw error;
+      } finally {
+        await client.end();
+      }
+    };
+    const cases = [
+      {
+        lock: () => new MikroSiteRepository(orm.em).lock(accountId, site.id),
+        // The worker marks what is to be balanced again while settings of the site change.
+        referencing: [`insert into balancing_dirty_ranges (id, account_id, site_id, from_at, to_at) values (gen_random_uuid(), $1, $2, now(), now())`, [accountId, site.id]],
+      },
+      {
+        lock: () => new MikroMeterRepository(orm.em).lock(accountId, meterId),
+        // Ingest writes the meter's values while it is assigned to a contract.
+        referencing: [`insert into measurement_days (account_id, meter_id, day, "values") values ($1, $2, '2026-01-01', '{1}')`, [accountId, meterId]],
+      },
+    ] as const;
+    for (const { lock, referencing } of cases) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const holding = new Promise<void>((resolve) => (locked = resolve));
+      const holder = inContext(() =>
+        new MikroUnitOfWork(orm.em).transactional(async () => {
+          await lock();
+          locked();
+          await released;
+        }),
+      );
+      await holding;
+      try {
+        expect(await waited(referencing[0], [...referencing[1]])).toBe(false);
+        const second = inContext(() =>
+          new MikroUnitOfWork(orm.em).transactional(async () => {
+            await orm.em.execute(`set local lock_timeout = '300ms'`);
+            await lock();
+          }),
+        );
+        await expect(second).rejects.toMatchObject({ code: LOCK_NOT_AVAILABLE });
+      } finally {
+        release();
+        await holder;
+      }
+    }
   });
 
   it('keeps account_id on every table', async () => {

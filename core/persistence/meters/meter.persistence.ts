@@ -76,7 +76,8 @@ export class MikroMeterRepository extends AccountScopedRepository<Meter, { siteI
     return Object.entries(counts).flatMap(([what, count]) => (Number(count) > 0 ? [what] : []));
   }
 
+  /** `for no key update`, as for sites: measurement days and readings of the meter are written meanwhile. */
   async lock(accountId: string, meterId: string): Promise<void> {
-    await this.em.execute('select id from meters where account_id = ? and id = ? for update', [accountId, meterId]);
+    await this.em.execute('select id from meters where account_id = ? and id = ? for no key update', [accountId, meterId]);
   }
 }

@@ -9,8 +9,13 @@ export class MikroSiteRepository extends AccountScopedRepository<Site> implement
     super(em, SiteEntity);
   }
 
+  /**
+   * `for no key update` serialises the lockers (and updates of the row) as `for update` would, but
+   * lets rows referencing the site be written meanwhile: their foreign key check takes a key-share
+   * lock, which `for update` blocks until the locker commits.
+   */
   async lock(accountId: string, id: string): Promise<void> {
-    await this.em.execute('select id from sites where account_id = ? and id = ? for update', [accountId, id]);
+    await this.em.execute('select id from sites where account_id = ? and id = ? for no key update', [accountId, id]);
   }
 
   referencesTo(accountId: string, id: string): Promise<string[]> {
