@@ -194,7 +194,9 @@ export class PaymentRunsService implements ResourceService<PaymentRunView> {
     const now = run.createdAt;
     const existingIds = planned.flatMap((p) => (p.collectable.paymentId ? [p.collectable.paymentId] : []));
     const existing = await deps.payments.lockByIds(actor.accountId, existingIds);
-    const changed = existing.filter((p) => !submitPayment(p, now));
+    // The file carries the amounts as planned: a payment changed since (a refund cut back) must not go out at its old amount.
+    const plannedAmounts = new Map(planned.flatMap((p) => (p.collectable.paymentId ? [[p.collectable.paymentId, p.collectable.amount] as const] : [])));
+    const changed = existing.filter((p) => p.amount !== plannedAmounts.get(p.id) || !submitPayment(p, now));
     if (changed.length > 0 || existing.length !== existingIds.length) {
       throw new ConflictError('payments_changed', `Payments changed while the run was being created (${changed.map((p) => p.id).join(', ')}); try again.`);
     }

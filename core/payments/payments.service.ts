@@ -134,6 +134,8 @@ export class PaymentsService implements ResourceService<PaymentView> {
         await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', [replacement], siteOf);
       }
       await this.settle(actor, [payment], reopenInvoice);
+      // Money that did not arrive or went back is not paid back: a refund made for it is withdrawn.
+      if (reopenInvoice && payment.invoiceId) await this.deps.issuer.withdrawExcessRefunds(causedBy(actor), payment.invoiceId, now);
       if (outcome) await this.deps.onOutcome?.(actor, [payment]);
       return view!;
     });

@@ -5,19 +5,12 @@ import { startTestApp, TEST_JWT_SECRET, TEST_WEBHOOK_KEY, type SignedUp, type Te
 import { waitForRun } from '../support/billing.js';
 import { create, fixtures } from '../support/fixtures.js';
 import { spawnEbbs } from '../support/process.js';
+import { blocksAnother, waitFor } from '../support/waiting.js';
 
 const QH = 15 * 60 * 1000;
 const CONTRACTS = 5;
 /** One batch per contract, so that a worker can be killed between two committed batches. */
 const FAST = { QUEUE_POLL_SECONDS: '0.5', BILL_RUN_BATCH_SIZE: '1', BILL_RUN_LEASE_SECONDS: '1', BILL_RUN_SWEEP_SECONDS: '0.5' };
-
-async function waitFor(what: string, condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function kill(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -86,8 +79,7 @@ describe('bill runs across worker crashes', () => {
     const counts = async (id: string) => (await a.api.get(`/v1/bill-runs/${id}`)).body.counts;
     // A session waits on a lock of this test's transaction. Others may wait too: once the stalled
     // batch outlives its lease, a second claim of the run waits on that batch's lock on the run.
-    const waitingOnLock = async () =>
-      ((await db.query(`select 1 from pg_stat_activity where datname = current_database() and pg_backend_pid() = any(pg_blocking_pids(pid))`)).rowCount ?? 0) > 0;
+    const waitingOnLock = () => blocksAnother(db);
 
     // Phase 1: the third contract (in the order runs draft them) has an uncommitted invoice of this
     // test for the day, so the worker's third batch waits on the exclusion constraint.

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarDateOf } from '../../core/domain/time/calendar-date.js';
 import { earliestCollectionDate } from '../../core/domain/time/target2.js';
@@ -8,6 +9,7 @@ import { create, expectRejected, fixtures } from '../support/fixtures.js';
 import type { Api } from '../support/http.js';
 import { invoicePdfText } from '../support/pdf.js';
 import { directDebit } from '../support/registry.js';
+import { blocksAnother, waitFor } from '../support/waiting.js';
 
 /** A month bills a base fee of 12.00 net, 14.28 gross at 19 %. */
 const SEPTEMBER = { periodStart: '2026-09-01', periodEnd: '2026-10-01' };
@@ -235,6 +237,65 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const unpaidInvoice = await bill(unpaid.siteId);
     expect((await api.post(`/v1/invoices/${unpaidInvoice.id}/cancel`)).status).toBe(201);
     expect(await paymentRows(unpaid.contract.id)).toEqual([]);
+  });
+
+  it('withdraws what a cancelled invoice refunds for payments the bank returns: only money that arrived is paid back', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    const paid = async (amount: string) => create(api, '/v1/payments', { contractId: contract.id, amount, type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    const [first, second, third] = [await paid('10.00'), await paid('2.28'), await paid('2.00')];
+    const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
+    const refundRows = async () => (await paymentRows(contract.id)).filter((p) => p.type === 'refund').map((p) => [p.state, p.amount, p.reference]);
+    expect(await refundRows()).toEqual([['pending', '1428', creditNote.number]]);
+    const refundId = (await paymentRows(contract.id)).find((p) => p.type === 'refund')!.id;
+
+    expect((await api.patch(`/v1/payments/${third.id}`, { state: 'failed' })).status).toBe(200);
+    expect(await refundRows()).toEqual([['pending', '1228', creditNote.number]]);
+    expect(await events('payment.updated', refundId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ state: 'pending', amount: '12.28' }) })]);
+
+    // Another return commits while this one waits for the invoice: this one sees it and withdraws the rest.
+    const db = new pg.Client({ connectionString: app.database.url });
+    await db.connect();
+    try {
+      await db.query('begin');
+      await db.query('select 1 from invoices where id = $1 for update', [invoice.id]);
+      const returning = api.patch(`/v1/payments/${first.id}`, { state: 'failed' });
+      await waitFor('the return waiting for the invoice', () => blocksAnother(db));
+      await db.query(`update payments set state = 'failed', received_at = null where id = $1`, [second.id]);
+      await db.query('commit');
+      expect((await returning).status).toBe(200);
+    } finally {
+      await db.end();
+    }
+    expect(await refundRows()).toEqual([['failed', '1228', creditNote.number]]);
+    expect((await events('payment.updated', refundId)).map((e: Record<string, any>) => `${e.data.state} ${e.data.amount}`).toSorted()).toEqual(['failed 12.28', 'pending 12.28']);
+    expect(await invoiceState(invoice.id)).toBe('cancelled');
+    const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+    const payout = await api.post('/v1/payment-runs', { type: 'credit_transfer', collectionDate, dueUntil: creditNote.dueDate, siteIds: [siteId] });
+    expect([payout.status, payout.body.code]).toEqual([409, 'nothing_to_pay']);
+  });
+
+  it('creates no payment run with a refund that was cut back after the run read it', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
+    const refund = (await paymentRows(contract.id)).find((p) => p.type === 'refund')!;
+    const db = new pg.Client({ connectionString: app.database.url });
+    await db.connect();
+    try {
+      await db.query('begin');
+      await db.query('update payments set amount = 1000 where id = $1', [refund.id]);
+      const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+      const creating = api.post('/v1/payment-runs', { type: 'credit_transfer', collectionDate, dueUntil: creditNote.dueDate, siteIds: [siteId] });
+      await waitFor('the run waiting for the refund', () => blocksAnother(db));
+      await db.query('commit');
+      const refused = await creating;
+      expect([refused.status, refused.body.code]).toEqual([409, 'payments_changed']);
+    } finally {
+      await db.end();
+    }
+    expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund').map((p) => [p.state, p.amount])).toEqual([['pending', '1000']]);
   });
 
   it('collects what the credit note of a cancelled credit asks back, as its PDF says', async () => {

@@ -8,7 +8,7 @@ import type { EventOutbox, NewEvent } from '../../events/outbox.js';
 import { recordPayments } from '../../payments/payment-events.js';
 import type { PaymentMethodRepository, PaymentRepository } from '../../payments/payments.repository.js';
 import { presentInvoice } from './invoice-presenter.js';
-import { stageRefunds, type RefundRequest } from './invoice-refunds.js';
+import { stageRefunds, withdrawExcessRefunds, type RefundRequest } from './invoice-refunds.js';
 import type { InvoiceRepository } from './invoices.repository.js';
 
 export interface InvoiceIssuerDependencies {
@@ -52,6 +52,11 @@ export class InvoiceIssuer {
   /** A pending refund of what each invoice owes the customer back, if anything (`stageRefunds`). */
   refund(causer: Pick<NewEvent, 'accountId' | 'userId'>, requests: readonly RefundRequest[], now: Date): Promise<void> {
     return stageRefunds(this.deps, causer, requests, now);
+  }
+
+  /** Withdraws the part of an invoice's pending refunds that its customer is no longer owed (`withdrawExcessRefunds`). */
+  withdrawExcessRefunds(causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceId: string, now: Date): Promise<void> {
+    return withdrawExcessRefunds(this.deps, causer, invoiceId, now);
   }
 
   /** Locks (or, with null, unlocks) the prepayments invoices deducted, each that changes with its `payment.updated`. */

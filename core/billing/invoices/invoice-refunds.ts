@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sitesOfContracts } from '../../contracts/contract-sites.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
-import { refundOwed, type Invoice } from '../../domain/billing/invoice.js';
-import { pendingPayment } from '../../domain/payments/payment.js';
+import { refundExcess, refundOwed, type Invoice } from '../../domain/billing/invoice.js';
+import { pendingPayment, takeOffPending } from '../../domain/payments/payment.js';
 import type { EventOutbox, NewEvent } from '../../events/outbox.js';
 import { recordPayments } from '../../payments/payment-events.js';
 import type { PaymentMethodRepository, PaymentRepository } from '../../payments/payments.repository.js';
+import type { InvoiceRepository } from './invoices.repository.js';
 
 export interface InvoiceRefundsDependencies {
   contracts: ContractRepository;
+  invoices: InvoiceRepository;
   payments: PaymentRepository;
   paymentMethods: PaymentMethodRepository;
   outbox: EventOutbox;
@@ -52,4 +54,27 @@ export async function stageRefunds(
   deps.payments.addAll(refunds);
   const siteOf = await sitesOfContracts(deps.contracts, accountId, refunds.map((r) => r.contractId));
   await recordPayments(deps.outbox, causer, 'payment.created', refunds, (contractId) => siteOf.get(contractId)!);
+}
+
+/**
+ * Withdraws what the refunds under way on an invoice exceed what its customer is owed back
+ * (`refundExcess`), as when a payment they paid back is returned by the bank: taken off its pending
+ * refunds, the latest first (`takeOffPending`), each change with its `payment.updated`. The
+ * payments are read as stored, one change at a time per invoice, so that two returns at once each
+ * see the other's. Refunds in a payment run or paid out are beyond recall; what they exceed by
+ * stays owed.
+ */
+export async function withdrawExcessRefunds(deps: InvoiceRefundsDependencies, causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceId: string, now: Date): Promise<void> {
+  const { accountId } = causer;
+  const named = await deps.payments.findByLockedInvoice(accountId, invoiceId);
+  const invoice = await deps.invoices.lockById(accountId, invoiceId);
+  if (!invoice) return;
+  const excess = refundExcess(invoice, named);
+  if (excess === 0n) return;
+  // A payment run may have taken a pending refund meanwhile: takeOffPending passes it over.
+  const pending = await deps.payments.lockByIds(accountId, named.filter((p) => p.type === 'refund' && p.state === 'pending').map((p) => p.id));
+  const changed = takeOffPending(pending, excess, now);
+  if (changed.length === 0) return;
+  const siteOf = await sitesOfContracts(deps.contracts, accountId, changed.map((p) => p.contractId));
+  await recordPayments(deps.outbox, causer, 'payment.updated', changed, (contractId) => siteOf.get(contractId)!);
 }

@@ -277,24 +277,50 @@ export function invoiceOfDraft(draft: InvoiceDraft, owner: DraftOwner): InvoiceW
   return { invoice, lines };
 }
 
+/** A payment naming an invoice, as far as settling it goes. */
+type Settling = { type: string; state: string; amount: bigint };
+
+const sumOf = (payments: readonly Settling[], type: string, states: readonly string[]): bigint =>
+  payments.filter((p) => p.type === type && states.includes(p.state)).reduce((total, p) => total + p.amount, 0n);
+
 /**
  * Whether received payments naming an invoice cover what it asks for: payments
  * cover a positive amount due, refunds a negative one (a credit to the customer).
  */
-export function isSettled(amountDue: bigint, payments: readonly { type: string; state: string; amount: bigint }[]): boolean {
-  const settling = amountDue >= 0n ? 'payment' : 'refund';
-  const received = payments.filter((p) => p.type === settling && p.state === 'received').reduce((sum, p) => sum + p.amount, 0n);
+export function isSettled(amountDue: bigint, payments: readonly Settling[]): boolean {
+  const received = sumOf(payments, amountDue >= 0n ? 'payment' : 'refund', ['received']);
   return received >= (amountDue >= 0n ? amountDue : -amountDue);
 }
 
+/** Refunds paid out or under way: pending, in a payment run, or received by the customer. */
+const REFUNDS_UNDER_WAY = ['pending', 'submitted', 'received'] as const;
+
 /**
- * What the customer is owed back on an invoice: what they paid towards it (received payments) less
- * what it still asks (its amount due, nothing once cancelled) less the refunds already paid out or
- * under way (pending, submitted or received). Zero when nothing is owed.
+ * What the customer has to get back on an invoice, refunds aside: what they paid towards it
+ * (received payments) less what it asks. A cancelled invoice asks nothing, but a credit it gave
+ * stays given: its credit note asks that back on its own.
  */
-export function refundOwed(invoice: Pick<Invoice, 'state' | 'amountDue'>, payments: readonly { type: string; state: string; amount: bigint }[]): Cents {
-  const sum = (type: string, states: readonly string[]) => payments.filter((p) => p.type === type && states.includes(p.state)).reduce((total, p) => total + p.amount, 0n);
-  const asked = invoice.state === 'cancelled' ? 0n : invoice.amountDue;
-  const owed = sum('payment', ['received']) - asked - sum('refund', ['pending', 'submitted', 'received']);
+function repayable(invoice: Pick<Invoice, 'state' | 'amountDue'>, payments: readonly Settling[]): bigint {
+  const asked = invoice.state !== 'cancelled' ? invoice.amountDue : invoice.amountDue < 0n ? invoice.amountDue : 0n;
+  return sumOf(payments, 'payment', ['received']) - asked;
+}
+
+/**
+ * What the customer is owed back on an invoice: what they have to get back (`repayable`) less the
+ * refunds already paid out or under way (pending, submitted or received). Zero when nothing is owed.
+ */
+export function refundOwed(invoice: Pick<Invoice, 'state' | 'amountDue'>, payments: readonly Settling[]): Cents {
+  const owed = repayable(invoice, payments) - sumOf(payments, 'refund', REFUNDS_UNDER_WAY);
   return owed > 0n ? owed : 0n;
+}
+
+/**
+ * What the refunds under way on an invoice exceed what the customer is owed back, as when a payment
+ * they pay back is returned by the bank after the refund was made: the part of them that would pay
+ * out money never received. Zero when they do not exceed it.
+ */
+export function refundExcess(invoice: Pick<Invoice, 'state' | 'amountDue'>, payments: readonly Settling[]): Cents {
+  const owed = repayable(invoice, payments);
+  const excess = sumOf(payments, 'refund', REFUNDS_UNDER_WAY) - (owed > 0n ? owed : 0n);
+  return excess > 0n ? excess : 0n;
 }

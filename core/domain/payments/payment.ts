@@ -53,3 +53,27 @@ export function withdrawPayment(payment: Payment, now: Date): boolean {
   payment.updatedAt = now;
   return true;
 }
+
+/**
+ * Takes `amount` off pending payments, the latest first: one left with nothing is `failed` (it will
+ * not be made), another keeps the rest. Submitted and received payments are beyond recall and not
+ * touched. Answers the payments it changed.
+ */
+export function takeOffPending(payments: readonly Payment[], amount: bigint, now: Date): Payment[] {
+  const latestFirst = payments.filter((p) => p.state === 'pending').sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+  const changed: Payment[] = [];
+  let left = amount;
+  for (const payment of latestFirst) {
+    if (left <= 0n) break;
+    if (payment.amount <= left) {
+      left -= payment.amount;
+      payment.state = 'failed';
+    } else {
+      payment.amount -= left;
+      left = 0n;
+    }
+    payment.updatedAt = now;
+    changed.push(payment);
+  }
+  return changed;
+}

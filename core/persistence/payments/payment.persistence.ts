@@ -166,6 +166,12 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
     return this.em.find(PaymentEntity, { accountId, id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
+  async findByLockedInvoice(accountId: string, invoiceId: string): Promise<Payment[]> {
+    await this.em.flush();
+    await this.em.execute('select 1 from invoices where account_id = ? and id = ? for no key update', [accountId, invoiceId]);
+    return this.em.find(PaymentEntity, { accountId, invoiceId }, { refresh: true });
+  }
+
   async prepaymentsDue(accountId: string, keys: readonly PrepaymentKey[], exceptId?: string): Promise<PrepaymentKey[]> {
     if (keys.length === 0) return [];
     const rows = await this.em.execute<{ contract_id: string; due_date: string }[]>(

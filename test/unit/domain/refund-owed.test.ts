@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSettled, refundOwed } from '../../../core/domain/billing/invoice.js';
+import { isSettled, refundExcess, refundOwed } from '../../../core/domain/billing/invoice.js';
+import { Payment, takeOffPending, type PaymentState } from '../../../core/domain/payments/payment.js';
 
 const payment = (type: string, state: string, amount: bigint) => ({ type, state, amount });
 
@@ -24,5 +26,63 @@ describe('what an invoice owes the customer back', () => {
   it('settles a credit once its refund is received', () => {
     expect(isSettled(-5_000n, [payment('refund', 'pending', 5_000n)])).toBe(false);
     expect(isSettled(-5_000n, [payment('refund', 'received', 5_000n)])).toBe(true);
+  });
+});
+
+describe('what the refunds under way on an invoice exceed what is owed', () => {
+  it('is what a returned payment had been refunded with, nothing while the payments stand', () => {
+    const refunded = [payment('payment', 'failed', 4_000n), payment('refund', 'pending', 4_000n)];
+    expect(refundExcess({ state: 'cancelled', amountDue: 10_000n }, refunded)).toBe(4_000n);
+    expect(refundExcess({ state: 'cancelled', amountDue: 10_000n }, [payment('payment', 'received', 4_000n), payment('refund', 'pending', 4_000n)])).toBe(0n);
+    // One of two payments returned: the refund of the other stands.
+    const partly = [payment('payment', 'received', 3_000n), payment('payment', 'failed', 1_000n), payment('refund', 'submitted', 2_000n), payment('refund', 'pending', 2_000n)];
+    expect(refundExcess({ state: 'cancelled', amountDue: 10_000n }, partly)).toBe(1_000n);
+    // A failed refund is under way no more.
+    expect(refundExcess({ state: 'cancelled', amountDue: 10_000n }, [payment('refund', 'failed', 4_000n)])).toBe(0n);
+  });
+
+  it('leaves the refund of a credit alone, before and after the invoice is cancelled (its credit note asks the credit back)', () => {
+    for (const state of ['issued', 'cancelled'] as const) {
+      expect(refundExcess({ state, amountDue: -5_000n }, [payment('refund', 'pending', 5_000n)]), state).toBe(0n);
+      expect(refundExcess({ state, amountDue: -5_000n }, [payment('refund', 'received', 5_000n), payment('refund', 'pending', 5_000n)]), state).toBe(5_000n);
+    }
+    expect(refundOwed({ state: 'cancelled', amountDue: -5_000n }, [payment('payment', 'received', 1_000n), payment('refund', 'pending', 5_000n)])).toBe(1_000n);
+  });
+
+  it('is never due beside a refund owed, and nothing is either once the owed is staged and the excess taken off pending refunds', () => {
+    const states = ['pending', 'submitted', 'received', 'failed'] as const;
+    const arbitraryPayment = fc.record({ type: fc.constantFrom('payment', 'refund', 'prepayment'), state: fc.constantFrom(...states), amount: fc.bigInt({ min: 1n, max: 50_000n }) });
+    fc.assert(
+      fc.property(fc.constantFrom('issued', 'paid', 'cancelled'), fc.bigInt({ min: -50_000n, max: 50_000n }), fc.array(arbitraryPayment, { maxLength: 8 }), (state, amountDue, drawn) => {
+        const invoice = { state, amountDue };
+        // Only pending refunds can be taken back; the property holds where nothing else is under way.
+        const payments = drawn.filter((p) => p.type !== 'refund' || p.state === 'pending' || p.state === 'failed');
+        const owed = refundOwed(invoice, payments);
+        const excess = refundExcess(invoice, payments);
+        expect(owed === 0n || excess === 0n).toBe(true);
+        const refunds = payments.map((p, i) => Object.assign(new Payment(), { ...p, id: `p${i}`, createdAt: new Date(i * 1000) }));
+        if (owed > 0n) refunds.push(Object.assign(new Payment(), { type: 'refund', state: 'pending', amount: owed, id: 'new', createdAt: new Date(1e9) }));
+        takeOffPending(refunds.filter((p) => p.type === 'refund'), excess, new Date());
+        expect([refundOwed(invoice, refunds), refundExcess(invoice, refunds)]).toEqual([0n, 0n]);
+      }),
+    );
+  });
+});
+
+describe('taking an amount off pending payments', () => {
+  const pendingAt = (id: string, amount: bigint, state: PaymentState = 'pending', at = 0) => Object.assign(new Payment(), { id, amount, state, createdAt: new Date(at), updatedAt: new Date(0) });
+
+  it('cuts the latest first, fails the ones left with nothing, and leaves submitted and received ones alone', () => {
+    const now = new Date('2026-11-28T10:00:00Z');
+    const payments = [pendingAt('a', 3_000n, 'pending', 1), pendingAt('b', 2_000n, 'pending', 2), pendingAt('c', 5_000n, 'submitted', 3), pendingAt('d', 1_000n, 'received', 4)];
+    expect(takeOffPending(payments, 2_500n, now).map((p) => p.id)).toEqual(['b', 'a']);
+    expect(payments.map((p) => [p.id, p.state, p.amount, p.updatedAt.getTime() === now.getTime()])).toEqual([
+      ['a', 'pending', 2_500n, true],
+      ['b', 'failed', 2_000n, true],
+      ['c', 'submitted', 5_000n, false],
+      ['d', 'received', 1_000n, false],
+    ]);
+    expect(takeOffPending(payments, 0n, now)).toEqual([]);
+    expect(takeOffPending(payments, 9_000n, now).map((p) => [p.id, p.state])).toEqual([['a', 'failed']]);
   });
 });
