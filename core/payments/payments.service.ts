@@ -127,15 +127,14 @@ export class PaymentsService implements ResourceService<PaymentView> {
       const siteOf = await this.check(actor, [{ index: 0, value: dated }], () => '', [], payment);
       Object.assign(payment, next, { updatedAt: now });
       const [view] = await recordPayments(this.deps.outbox, causedBy(actor), 'payment.updated', [payment], siteOf);
-      const { outcome, reopenInvoice, dueAgain } = verdict.followUps;
+      const { outcome, reopenInvoice, dueAgain, refundsChanged } = verdict.followUps;
       if (dueAgain) {
         const replacement = replacementOf(payment, randomUUID(), now);
         await this.deps.payments.addAfterStaged([replacement]);
         await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', [replacement], siteOf);
       }
       await this.settle(actor, [payment], reopenInvoice);
-      // Money that did not arrive or went back is not paid back: a refund made for it is withdrawn.
-      if (reopenInvoice && payment.invoiceId) await this.deps.issuer.withdrawExcessRefunds(causedBy(actor), payment.invoiceId, now);
+      if (refundsChanged && payment.invoiceId) await this.deps.issuer.reconcileRefunds(causedBy(actor), payment.invoiceId, now);
       if (outcome) await this.deps.onOutcome?.(actor, [payment]);
       return view!;
     });

@@ -275,6 +275,29 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect([payout.status, payout.body.code]).toEqual([409, 'nothing_to_pay']);
   });
 
+  it('refunds a payment that arrives for an invoice cancelled while it was being collected', async () => {
+    const { contract, method, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate, dueUntil: invoice.dueDate, siteIds: [siteId] });
+    const [item] = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
+    expect(item).toMatchObject({ amount: '14.28', invoiceId: invoice.id, state: 'submitted' });
+    const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
+    // Nothing had arrived when it was cancelled: nothing to pay back yet.
+    expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund')).toEqual([]);
+
+    expect((await api.patch(`/v1/payments/${item.paymentId}`, { state: 'received' })).status).toBe(200);
+    const refunds = (await paymentRows(contract.id)).filter((p) => p.type === 'refund');
+    expect(refunds).toEqual([
+      { id: expect.any(String), type: 'refund', state: 'pending', amount: '1428', dueDate: creditNote.dueDate, paymentMethodId: method.id, reference: creditNote.number, invoiceId: invoice.id, locked: false },
+    ]);
+    expect(await events('payment.created', refunds[0]!.id)).toHaveLength(1);
+    expect(await invoiceState(invoice.id)).toBe('cancelled');
+    // Recorded again: no second refund.
+    expect((await api.patch(`/v1/payments/${item.paymentId}`, { state: 'received' })).status).toBe(200);
+    expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund')).toHaveLength(1);
+  });
+
   it('creates no payment run with a refund that was cut back after the run read it', async () => {
     const { contract, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);

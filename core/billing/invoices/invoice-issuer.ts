@@ -8,7 +8,7 @@ import type { EventOutbox, NewEvent } from '../../events/outbox.js';
 import { recordPayments } from '../../payments/payment-events.js';
 import type { PaymentMethodRepository, PaymentRepository } from '../../payments/payments.repository.js';
 import { presentInvoice } from './invoice-presenter.js';
-import { stageRefunds, withdrawExcessRefunds, type RefundRequest } from './invoice-refunds.js';
+import { reconcileRefunds, stageRefunds, type RefundRequest } from './invoice-refunds.js';
 import type { InvoiceRepository } from './invoices.repository.js';
 
 export interface InvoiceIssuerDependencies {
@@ -54,9 +54,9 @@ export class InvoiceIssuer {
     return stageRefunds(this.deps, causer, requests, now);
   }
 
-  /** Withdraws the part of an invoice's pending refunds that its customer is no longer owed (`withdrawExcessRefunds`). */
-  withdrawExcessRefunds(causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceId: string, now: Date): Promise<void> {
-    return withdrawExcessRefunds(this.deps, causer, invoiceId, now);
+  /** Brings what an invoice pays back in line with what its customer is owed (`reconcileRefunds`). */
+  reconcileRefunds(causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceId: string, now: Date): Promise<void> {
+    return reconcileRefunds(this.deps, causer, invoiceId, now);
   }
 
   /** Locks (or, with null, unlocks) the prepayments invoices deducted, each that changes with its `payment.updated`. */

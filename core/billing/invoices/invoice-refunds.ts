@@ -57,24 +57,32 @@ export async function stageRefunds(
 }
 
 /**
- * Withdraws what the refunds under way on an invoice exceed what its customer is owed back
- * (`refundExcess`), as when a payment they paid back is returned by the bank: taken off its pending
- * refunds, the latest first (`takeOffPending`), each change with its `payment.updated`. The
- * payments are read as stored, one change at a time per invoice, so that two returns at once each
- * see the other's. Refunds in a payment run or paid out are beyond recall; what they exceed by
- * stays owed.
+ * Brings what an invoice pays back in line with what its customer is owed, once money naming it
+ * arrived or went back. Refunds under way beyond what is owed (a payment they pay back was returned)
+ * are taken off its pending refunds, the latest first (`takeOffPending`), each change with its
+ * `payment.updated`; refunds in a payment run or paid out are beyond recall, and what they exceed by
+ * stays owed. What a cancelled invoice is owed beyond its refunds (a direct debit collected while it
+ * was cancelled) gets a pending refund like those of the cancellation, with its credit note's number
+ * and due date. An invoice that is not cancelled gets no refund here: what is paid beyond it is the
+ * operator's to settle. The payments are read as stored, one change at a time per invoice, so that
+ * two outcomes at once each see the other's.
  */
-export async function withdrawExcessRefunds(deps: InvoiceRefundsDependencies, causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceId: string, now: Date): Promise<void> {
+export async function reconcileRefunds(deps: InvoiceRefundsDependencies, causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceId: string, now: Date): Promise<void> {
   const { accountId } = causer;
   const named = await deps.payments.findByLockedInvoice(accountId, invoiceId);
   const invoice = await deps.invoices.lockById(accountId, invoiceId);
   if (!invoice) return;
   const excess = refundExcess(invoice, named);
-  if (excess === 0n) return;
-  // A payment run may have taken a pending refund meanwhile: takeOffPending passes it over.
-  const pending = await deps.payments.lockByIds(accountId, named.filter((p) => p.type === 'refund' && p.state === 'pending').map((p) => p.id));
-  const changed = takeOffPending(pending, excess, now);
-  if (changed.length === 0) return;
-  const siteOf = await sitesOfContracts(deps.contracts, accountId, changed.map((p) => p.contractId));
-  await recordPayments(deps.outbox, causer, 'payment.updated', changed, (contractId) => siteOf.get(contractId)!);
+  if (excess > 0n) {
+    // A payment run may have taken a pending refund meanwhile: takeOffPending passes it over.
+    const pending = await deps.payments.lockByIds(accountId, named.filter((p) => p.type === 'refund' && p.state === 'pending').map((p) => p.id));
+    const changed = takeOffPending(pending, excess, now);
+    if (changed.length === 0) return;
+    const siteOf = await sitesOfContracts(deps.contracts, accountId, changed.map((p) => p.contractId));
+    await recordPayments(deps.outbox, causer, 'payment.updated', changed, (contractId) => siteOf.get(contractId)!);
+    return;
+  }
+  if (invoice.state !== 'cancelled' || refundOwed(invoice, named) === 0n) return;
+  const creditNote = (await deps.invoices.creditNoteOf(invoice))!;
+  await stageRefunds(deps, causer, [{ invoice, reference: creditNote.number!, dueDate: creditNote.dueDate! }], now);
 }

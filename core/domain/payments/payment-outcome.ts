@@ -20,6 +20,8 @@ export interface PaymentFollowUps {
   reopenInvoice: boolean;
   /** The amount is due again: a pending copy replaces the failed payment, which stays as history. */
   dueAgain: boolean;
+  /** The payment entered or left `received`: what the invoice it names pays back is worked out again. */
+  refundsChanged: boolean;
 }
 
 export interface PaymentRefusal {
@@ -58,7 +60,12 @@ export function judgePaymentChange({ type, from, to, lockedAt, changed }: Paymen
     return refused('payment_submitted', 'The payment is in a payment run: only its outcome (state received or failed) can be recorded; cancel the run to change it.');
   }
   const failure = to === 'failed' && (from === 'submitted' || from === 'received');
-  return { ok: true, followUps: { outcome: from === 'submitted' && to !== 'submitted', reopenInvoice: failure && type !== 'prepayment', dueAgain: failure && type !== 'payment' } };
+  // Entering or leaving received moves money that the invoice's refunds are worked out from.
+  const receipt = from !== null && (from === 'received') !== (to === 'received');
+  return {
+    ok: true,
+    followUps: { outcome: from === 'submitted' && to !== 'submitted', reopenInvoice: failure && type !== 'prepayment', dueAgain: failure && type !== 'payment', refundsChanged: receipt },
+  };
 }
 
 /** The pending payment that makes a failed one's amount due again: same contract, kind, amount, due date, method, reference and invoice. */

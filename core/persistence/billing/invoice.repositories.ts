@@ -116,6 +116,11 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     super(em, InvoiceEntity);
   }
 
+  creditNoteOf({ accountId, contractId, id }: Pick<Invoice, 'accountId' | 'contractId' | 'id'>): Promise<Invoice | null> {
+    // The contract narrows the search to its few invoices (an index); no index serves cancelsInvoiceId.
+    return this.em.findOne(InvoiceEntity, { accountId, contractId, cancelsInvoiceId: id });
+  }
+
   lockById(accountId: string, id: string): Promise<Invoice | null> {
     return this.em.findOne(InvoiceEntity, { accountId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }

@@ -25,19 +25,19 @@ describe('the rules of a payment state', () => {
   const table: Array<[PaymentState, PaymentState, string, string]> = [
     ['pending', 'pending', 'ok', 'payment_locked'],
     ['pending', 'submitted', 'state_not_allowed', 'state_not_allowed'],
-    ['pending', 'received', 'ok', 'payment_locked'],
+    ['pending', 'received', 'ok refundsChanged', 'payment_locked'],
     ['pending', 'failed', 'ok', 'payment_locked'],
     ['submitted', 'pending', 'state_not_allowed', 'state_not_allowed'],
     ['submitted', 'submitted', 'ok', 'payment_locked'],
-    ['submitted', 'received', 'ok outcome', 'payment_locked'],
+    ['submitted', 'received', 'ok outcome refundsChanged', 'payment_locked'],
     ['submitted', 'failed', 'ok outcome reopenInvoice', 'payment_locked'],
-    ['received', 'pending', 'ok', 'payment_locked'],
+    ['received', 'pending', 'ok refundsChanged', 'payment_locked'],
     ['received', 'submitted', 'state_not_allowed', 'state_not_allowed'],
     ['received', 'received', 'ok', 'payment_locked'],
-    ['received', 'failed', 'ok reopenInvoice', 'ok reopenInvoice'],
+    ['received', 'failed', 'ok reopenInvoice refundsChanged', 'ok reopenInvoice refundsChanged'],
     ['failed', 'pending', 'ok', 'payment_locked'],
     ['failed', 'submitted', 'state_not_allowed', 'state_not_allowed'],
-    ['failed', 'received', 'ok', 'payment_locked'],
+    ['failed', 'received', 'ok refundsChanged', 'payment_locked'],
     ['failed', 'failed', 'ok', 'payment_locked'],
   ];
 
@@ -56,7 +56,7 @@ describe('the rules of a payment state', () => {
     const expected: Record<PaymentType, string> = { prepayment: 'dueAgain', payment: 'reopenInvoice', refund: 'reopenInvoice dueAgain' };
     for (const type of PAYMENT_TYPES) {
       for (const locked of [false, true]) {
-        expect(summary(judgePaymentChange(stateChange('received', 'failed', locked, type))), `${type} received, locked ${locked}`).toBe(`ok ${expected[type]}`);
+        expect(summary(judgePaymentChange(stateChange('received', 'failed', locked, type))), `${type} received, locked ${locked}`).toBe(`ok ${expected[type]} refundsChanged`);
       }
       expect(summary(judgePaymentChange(stateChange('submitted', 'failed', false, type))), `${type} submitted`).toBe(`ok outcome ${expected[type]}`);
       // Nothing was collected from a pending payment: its failure sets nothing off.
@@ -68,7 +68,7 @@ describe('the rules of a payment state', () => {
     expect(summary(judgePaymentChange(stateChange('received', 'failed', true, 'prepayment', ['amount'])))).toBe('payment_locked');
     expect(summary(judgePaymentChange(stateChange('received', 'received', true, 'prepayment', ['receivedAt'])))).toBe('payment_locked');
     expect(summary(judgePaymentChange(stateChange('received', 'received', true, 'prepayment', ['reference'])))).toBe('payment_locked');
-    expect(summary(judgePaymentChange(stateChange('received', 'failed', false, 'prepayment', ['amount'])))).toBe('ok dueAgain');
+    expect(summary(judgePaymentChange(stateChange('received', 'failed', false, 'prepayment', ['amount'])))).toBe('ok dueAgain refundsChanged');
   });
 
   it('lets a submitted payment record its outcome and nothing else', () => {
