@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { waitForRun } from '../support/billing.js';
 import { queryRows } from '../support/database.js';
 import { create, expectRejected, fixtures } from '../support/fixtures.js';
-import type { Api } from '../support/http.js';
+import type { Api, ApiResponse } from '../support/http.js';
 import { invoicePdfText } from '../support/pdf.js';
 import { directDebit } from '../support/registry.js';
 import { blocksAnother, waitFor } from '../support/waiting.js';
@@ -72,6 +72,20 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     );
   const events = async (type: string, id: string) => (await api.get(`/v1/events?type=${type}&limit=100`)).body.data.filter((e: Record<string, any>) => e.data.id === id);
   const invoiceState = async (id: string) => (await api.get(`/v1/invoices/${id}`)).body.state;
+  /** The first collection date a run may ask for today. */
+  const collectionDate = () => earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+  /** Runs `work` in a transaction of a session of its own, which it commits. */
+  async function inOtherSession(work: (db: pg.Client) => Promise<void>): Promise<void> {
+    const db = new pg.Client({ connectionString: app.database.url });
+    await db.connect();
+    try {
+      await db.query('begin');
+      await work(db);
+      await db.query('commit');
+    } finally {
+      await db.end();
+    }
+  }
 
   it('keeps submitted to payment runs: no payment is created in it, moved into it, or moved from it back to pending', async () => {
     const { contract } = await contractWithMandate();
@@ -254,32 +268,25 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect(await events('payment.updated', refundId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ state: 'pending', amount: '12.28' }) })]);
 
     // Another return commits while this one waits for the invoice: this one sees it and withdraws the rest.
-    const db = new pg.Client({ connectionString: app.database.url });
-    await db.connect();
-    try {
-      await db.query('begin');
+    let returning: Promise<ApiResponse> | undefined;
+    await inOtherSession(async (db) => {
       await db.query('select 1 from invoices where id = $1 for update', [invoice.id]);
-      const returning = api.patch(`/v1/payments/${first.id}`, { state: 'failed' });
+      returning = api.patch(`/v1/payments/${first.id}`, { state: 'failed' });
       await waitFor('the return waiting for the invoice', () => blocksAnother(db));
       await db.query(`update payments set state = 'failed', received_at = null where id = $1`, [second.id]);
-      await db.query('commit');
-      expect((await returning).status).toBe(200);
-    } finally {
-      await db.end();
-    }
+    });
+    expect((await returning!).status).toBe(200);
     expect(await refundRows()).toEqual([['failed', '1228', creditNote.number]]);
     expect((await events('payment.updated', refundId)).map((e: Record<string, any>) => `${e.data.state} ${e.data.amount}`).toSorted()).toEqual(['failed 12.28', 'pending 12.28']);
     expect(await invoiceState(invoice.id)).toBe('cancelled');
-    const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
-    const payout = await api.post('/v1/payment-runs', { type: 'credit_transfer', collectionDate, dueUntil: creditNote.dueDate, siteIds: [siteId] });
+    const payout = await api.post('/v1/payment-runs', { type: 'credit_transfer', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
     expect([payout.status, payout.body.code]).toEqual([409, 'nothing_to_pay']);
   });
 
   it('refunds a payment that arrives for an invoice cancelled while it was being collected', async () => {
     const { contract, method, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);
-    const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
-    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate, dueUntil: invoice.dueDate, siteIds: [siteId] });
+    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: invoice.dueDate, siteIds: [siteId] });
     const [item] = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
     expect(item).toMatchObject({ amount: '14.28', invoiceId: invoice.id, state: 'submitted' });
     const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
@@ -304,20 +311,14 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
     const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
     const refund = (await paymentRows(contract.id)).find((p) => p.type === 'refund')!;
-    const db = new pg.Client({ connectionString: app.database.url });
-    await db.connect();
-    try {
-      await db.query('begin');
+    let creating: Promise<ApiResponse> | undefined;
+    await inOtherSession(async (db) => {
       await db.query('update payments set amount = 1000 where id = $1', [refund.id]);
-      const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
-      const creating = api.post('/v1/payment-runs', { type: 'credit_transfer', collectionDate, dueUntil: creditNote.dueDate, siteIds: [siteId] });
+      creating = api.post('/v1/payment-runs', { type: 'credit_transfer', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
       await waitFor('the run waiting for the refund', () => blocksAnother(db));
-      await db.query('commit');
-      const refused = await creating;
-      expect([refused.status, refused.body.code]).toEqual([409, 'payments_changed']);
-    } finally {
-      await db.end();
-    }
+    });
+    const refused = await creating!;
+    expect([refused.status, refused.body.code]).toEqual([409, 'payments_changed']);
     expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund').map((p) => [p.state, p.amount])).toEqual([['pending', '1000']]);
   });
 
@@ -332,8 +333,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const creditText = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
     expect(creditText).toContain('Wirziehen35,72€am');
 
-    const collectionDate = earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
-    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate, dueUntil: creditNote.dueDate, siteIds: [siteId] });
+    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
     const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
     expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '35.72', invoiceId: creditNote.id, state: 'submitted' })]);
     expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
