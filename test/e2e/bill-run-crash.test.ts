@@ -108,7 +108,9 @@ describe('bill runs across worker crashes', () => {
     await db.query('select 1 from invoices where id = $1 for update', [third]);
     expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
     await waitFor('two issued batches', async () => (await counts(run.id)).issued === 2);
-    await waitFor('phase 2: the third batch waiting on the lock', waitingOnLock);
+    // The third batch is issued once the first batch's PDFs are stored, which waits for the
+    // worker's render threads to start: on a loaded machine that can take tens of seconds.
+    await waitFor('phase 2: the third batch waiting on the lock', waitingOnLock, 90_000);
     await kill(second);
     await db.query('rollback');
     startWorker();
@@ -120,7 +122,7 @@ describe('bill runs across worker crashes', () => {
     const { rows } = await db.query('select count(*)::int as pdfs from invoice_pdfs p join invoices i on i.id = p.invoice_id where i.bill_run_id = $1', [run.id]);
     expect(rows[0].pdfs).toBe(CONTRACTS);
     expect((await a.api.get('/v1/invoices')).body.total).toBe(CONTRACTS);
-  }, 120_000);
+  }, 240_000);
 
   it('fails the completion when the PDFs of a batch cannot be stored, and a retry renders them', async () => {
     const b = await app.signUp('B');
