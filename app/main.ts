@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DomainError, ValidationError } from '../core/errors.js';
 import { closeInOrder } from './close-in-order.js';
+import { stopSignals } from './stop-signals.js';
 import { EXIT_CODES, isHelp, parseCli, UsageError, USAGE } from './cli.js';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -12,18 +13,10 @@ const SCHEMA_FILE = fileURLToPath(new URL('../graphql/schema.graphql', import.me
 // operator command, does not load the HTTP server, GraphQL or the worker (about 2 s per process).
 
 async function serve(): Promise<void> {
+  const signals = stopSignals();
   const { startServer } = await import('./server.js');
   const server = await startServer(loadConfig());
-  server.logger.info(`ebbs listening on ${server.url}`);
-  const firstSteps = server.fresh
-    ? `Create the first account:  npm run cli -- account create --company-name "Acme Energy" --email ops@acme.test\n` +
-      `Then get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`
-    : `Get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`;
-  console.error(`\nebbs is listening on ${server.url}\n${firstSteps}`);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  const stopping = signals.started((signal) => {
     server.logger.info({ signal }, 'shutting down');
     server.close().then(
       () => {
@@ -35,9 +28,14 @@ async function serve(): Promise<void> {
         process.exit(1);
       },
     );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  });
+  if (stopping) return;
+  server.logger.info(`ebbs listening on ${server.url}`);
+  const firstSteps = server.fresh
+    ? `Create the first account:  npm run cli -- account create --company-name "Acme Energy" --email ops@acme.test\n` +
+      `Then get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`
+    : `Get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`;
+  console.error(`\nebbs is listening on ${server.url}\n${firstSteps}`);
 }
 
 /** `npm run worker`: balancing and webhook deliveries without the HTTP server. */
@@ -49,6 +47,7 @@ async function workOnly(): Promise<void> {
     import('./worker.js'),
     import('../core/webhooks/webhook-dispatcher.js'),
   ]);
+  const signals = stopSignals();
   const config = loadConfig();
   const logger = pino({ level: config.LOG_LEVEL });
   const runtime = await openRuntime(config);
@@ -56,7 +55,7 @@ async function workOnly(): Promise<void> {
   const container = buildContainer({ ...runtime, logger, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
   const services = resolveServices(container);
   const worker = await startWorker({ ...runtime, balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns, config, logger });
-  const stop = () => {
+  signals.started(() => {
     closeInOrder([() => worker.stop(), () => runtime.close()]).then(
       () => process.exit(0),
       (error: unknown) => {
@@ -64,9 +63,7 @@ async function workOnly(): Promise<void> {
         process.exit(1);
       },
     );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  });
 }
 
 async function migrateOnly(flags: string[]): Promise<void> {

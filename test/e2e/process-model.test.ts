@@ -32,8 +32,15 @@ describe('the process model an operator deploys', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'ebbs-start-'));
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'NODE_ENV'].includes(key)));
     const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => npm.on('exit', resolve));
-    // Everything the server writes, shutdown included, so that a failed expectation shows why.
+    // The server shares npm's output pipes: they close once npm and the server have both exited and
+    // everything they wrote has been read, so that a failed expectation shows all of it.
+    let ended = '';
+    const exited = new Promise<number | null>((resolve) =>
+      npm.on('close', (code, signal) => {
+        ended = `npm exited with ${signal ?? code}`;
+        resolve(code);
+      }),
+    );
     let log = '';
     for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => void (log += chunk.toString()));
     try {
@@ -50,8 +57,31 @@ describe('the process model an operator deploys', () => {
       while ((processAlive(server.pid) || (await portAnswers(port))) && Date.now() - signalled < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(processAlive(server.pid), log).toBe(false);
       expect(await portAnswers(port), log).toBe(false);
-      expect(existsSync(path.join(dataDir, 'embedded.json')), log).toBe(false);
+      expect(existsSync(path.join(dataDir, 'embedded.json')), `${log}\n${ended}`).toBe(false);
       expect(Date.now() - signalled).toBeLessThan(10_000);
+    } finally {
+      npm.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('finishes starting `npm start` on a SIGTERM that comes while it starts, then stops cleanly', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'ebbs-start-'));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'NODE_ENV'].includes(key)));
+    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => void (log += chunk.toString()));
+    const closed = new Promise<string>((resolve) => npm.on('close', (code, signal) => resolve(`${signal ?? code}`)));
+    try {
+      // The embedded database is open (its file is written) before the migrations and the worker start.
+      const started = Date.now();
+      while (!existsSync(path.join(dataDir, 'embedded.json')) && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 10));
+      npm.kill('SIGTERM');
+      // npm exits as the server does: 0 after its shutdown, or by the signal had it ended the server at once.
+      expect(await closed, log).toBe('0');
+      expect(log).toContain('"msg":"shutting down"');
+      expect(log).toContain('"msg":"shutdown complete"');
+      expect(existsSync(path.join(dataDir, 'embedded.json')), log).toBe(false);
     } finally {
       npm.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
