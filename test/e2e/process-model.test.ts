@@ -28,26 +28,38 @@ async function appliedMigrations(name: string): Promise<string[]> {
 }
 
 describe('the process model an operator deploys', () => {
-  it('stops `npm start` on SIGTERM: the port is free and the embedded database released within 10 s', async () => {
+  /**
+   * `npm start` on an embedded database in a new data directory, as the README's quick start runs
+   * it. The server shares npm's output pipes: they close once npm and the server have both exited
+   * and everything they wrote has been read, so that a failed expectation shows all of it.
+   */
+  async function npmStart(logLevel: string) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'ebbs-start-'));
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'NODE_ENV'].includes(key)));
-    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    // The server shares npm's output pipes: they close once npm and the server have both exited and
-    // everything they wrote has been read, so that a failed expectation shows all of it.
-    let ended = '';
+    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: logLevel }, stdio: ['ignore', 'pipe', 'pipe'] });
+    /** What npm and the server wrote, and how npm exited. */
+    const output = { log: '', ended: '' };
+    for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => void (output.log += chunk.toString()));
     const exited = new Promise<number | null>((resolve) =>
       npm.on('close', (code, signal) => {
-        ended = `npm exited with ${signal ?? code}`;
+        output.ended = `npm exited with ${signal ?? code}`;
         resolve(code);
       }),
     );
-    let log = '';
-    for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => void (log += chunk.toString()));
+    const stop = async () => {
+      npm.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    };
+    return { npm, infoFile: path.join(dataDir, 'embedded.json'), output, exited, stop };
+  }
+
+  it('stops `npm start` on SIGTERM: the port is free and the embedded database released within 10 s', async () => {
+    const { npm, infoFile, output, exited, stop } = await npmStart('warn');
     try {
-      const { url, output } = await listening(npm, exited);
-      expect(output).toContain('Create the first account:  npm run cli -- account create');
+      const { url, output: banner } = await listening(npm, exited);
+      expect(banner).toContain('Create the first account:  npm run cli -- account create');
       const port = Number(new URL(url).port);
-      const server = JSON.parse(await readFile(path.join(dataDir, 'embedded.json'), 'utf8')) as { pid: number };
+      const server = JSON.parse(await readFile(infoFile, 'utf8')) as { pid: number };
       expect(server.pid).not.toBe(npm.pid);
       expect(await portAnswers(port)).toBe(true);
 
@@ -55,36 +67,30 @@ describe('the process model an operator deploys', () => {
       npm.kill('SIGTERM');
       await exited;
       while ((processAlive(server.pid) || (await portAnswers(port))) && Date.now() - signalled < 10_000) await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(processAlive(server.pid), log).toBe(false);
-      expect(await portAnswers(port), log).toBe(false);
-      expect(existsSync(path.join(dataDir, 'embedded.json')), `${log}\n${ended}`).toBe(false);
+      expect(processAlive(server.pid), output.log).toBe(false);
+      expect(await portAnswers(port), output.log).toBe(false);
+      expect(existsSync(infoFile), `${output.log}\n${output.ended}`).toBe(false);
       expect(Date.now() - signalled).toBeLessThan(10_000);
     } finally {
-      npm.kill('SIGKILL');
-      await rm(dataDir, { recursive: true, force: true });
+      await stop();
     }
   }, 60_000);
 
   it('finishes starting `npm start` on a SIGTERM that comes while it starts, then stops cleanly', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'ebbs-start-'));
-    const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'NODE_ENV'].includes(key)));
-    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let log = '';
-    for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => void (log += chunk.toString()));
-    const closed = new Promise<string>((resolve) => npm.on('close', (code, signal) => resolve(`${signal ?? code}`)));
+    const { npm, infoFile, output, exited, stop } = await npmStart('info');
     try {
       // The embedded database is open (its file is written) before the migrations and the worker start.
-      const started = Date.now();
-      while (!existsSync(path.join(dataDir, 'embedded.json')) && Date.now() - started < 30_000) await new Promise((resolve) => setTimeout(resolve, 10));
+      const since = Date.now();
+      while (!existsSync(infoFile) && Date.now() - since < 30_000) await new Promise((resolve) => setTimeout(resolve, 10));
       npm.kill('SIGTERM');
+      await exited;
       // npm exits as the server does: 0 after its shutdown, or by the signal had it ended the server at once.
-      expect(await closed, log).toBe('0');
-      expect(log).toContain('"msg":"shutting down"');
-      expect(log).toContain('"msg":"shutdown complete"');
-      expect(existsSync(path.join(dataDir, 'embedded.json')), log).toBe(false);
+      expect(output.ended, output.log).toBe('npm exited with 0');
+      expect(output.log).toContain('"msg":"shutting down"');
+      expect(output.log).toContain('"msg":"shutdown complete"');
+      expect(existsSync(infoFile), output.log).toBe(false);
     } finally {
-      npm.kill('SIGKILL');
-      await rm(dataDir, { recursive: true, force: true });
+      await stop();
     }
   }, 60_000);
 
