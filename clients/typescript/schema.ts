@@ -2162,7 +2162,10 @@ export interface components {
             periodStart: string;
             /** Format: date */
             periodEnd: string;
-            /** @enum {string} */
+            /**
+             * @description draft -> issued -> paid (issued again when a payment that settled it fails); issued or paid -> cancelled. Paid once received payments naming it cover amountDue (received refunds a negative one), at issue when amountDue is 0. A credit note that cancels an invoice and asks nothing of the customer is paid once what was paid towards the cancelled invoice has been refunded and nothing naming it is still under way (no refund to pay out, no payment in a payment run): at once when nothing was paid
+             * @enum {string}
+             */
             state: "draft" | "issued" | "paid" | "cancelled";
             netTotal: string;
             taxes: {

@@ -7,7 +7,6 @@ import { parseCents } from '../domain/billing/money.js';
 import type { Contract } from '../domain/contracts/contract.js';
 import { holdsPrepaymentDueDate, Payment } from '../domain/payments/payment.js';
 import { judgePaymentChange, replacementOf, type PaymentRefusal } from '../domain/payments/payment-outcome.js';
-import { isSettled, type Invoice } from '../domain/billing/invoice.js';
 import { calendarDateOf } from '../domain/time/calendar-date.js';
 import type { InvoiceIssuer } from '../billing/invoices/invoice-issuer.js';
 import type { InvoiceRepository } from '../billing/invoices/invoices.repository.js';
@@ -133,8 +132,11 @@ export class PaymentsService implements ResourceService<PaymentView> {
         await this.deps.payments.addAfterStaged([replacement]);
         await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', [replacement], siteOf);
       }
-      await this.settle(actor, [payment], reopenInvoice);
-      if (refundsChanged && payment.invoiceId) await this.deps.issuer.reconcileRefunds(causedBy(actor), payment.invoiceId, now);
+      if (payment.invoiceId) {
+        // Refunds first: withdrawing one can settle a cancelled invoice's credit note.
+        if (refundsChanged) await this.deps.issuer.reconcileRefunds(causedBy(actor), payment.invoiceId, now);
+        await this.deps.issuer.settle(causedBy(actor), [payment.invoiceId], now, reopenInvoice);
+      }
       if (outcome) await this.deps.onOutcome?.(actor, [payment]);
       return view!;
     });
@@ -156,7 +158,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
       );
       this.deps.payments.addAll(payments);
       const views = await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', payments, siteOf);
-      await this.settle(actor, payments);
+      await this.deps.issuer.settle(causedBy(actor), unique(payments.flatMap((p) => (p.invoiceId ? [p.invoiceId] : []))), now);
       return views;
     });
   }
@@ -169,27 +171,6 @@ export class PaymentsService implements ResourceService<PaymentView> {
     const { contractId, type, state, dueDate, paymentMethodId, reference, invoiceId } = command;
     const receivedAt = state === 'received' ? (command.receivedAt ? new Date(command.receivedAt) : now) : null;
     return { contractId, amount: parseCents(command.amount)!, type, state, dueDate, receivedAt, paymentMethodId, reference, invoiceId };
-  }
-
-  /**
-   * Marks the issued invoices these payments name `paid` once their received payments cover them
-   * (`invoice.paid`); with `reopen`, a paid one they no longer cover is issued again (`invoice.reopened`).
-   */
-  private async settle(actor: Actor, payments: readonly Payment[], reopen = false): Promise<void> {
-    const invoiceIds = unique(payments.flatMap((p) => (p.invoiceId ? [p.invoiceId] : [])));
-    if (invoiceIds.length === 0) return;
-    const invoices = (await this.deps.invoices.findByIds(actor.accountId, invoiceIds)).filter((i) => i.state === 'issued' || (reopen && i.state === 'paid'));
-    const settling = await this.deps.payments.findByInvoiceIds(actor.accountId, invoices.map((i) => i.id));
-    const now = this.deps.clock.now();
-    const paid: Invoice[] = [];
-    const reopened: Invoice[] = [];
-    for (const invoice of invoices) {
-      const settled = isSettled(invoice.amountDue, settling.filter((p) => p.invoiceId === invoice.id));
-      if (settled && invoice.markPaid(now).ok) paid.push(invoice);
-      else if (!settled && invoice.reopen(now).ok) reopened.push(invoice);
-    }
-    if (paid.length > 0) await this.deps.issuer.record(actor.accountId, 'invoice.paid', paid, actor.userId);
-    if (reopened.length > 0) await this.deps.issuer.record(actor.accountId, 'invoice.reopened', reopened, actor.userId);
   }
 
   /**

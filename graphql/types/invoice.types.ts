@@ -1,4 +1,5 @@
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { INVOICE_STATE_DESCRIPTION } from '../../core/billing/invoices/invoices.commands.js';
 import { BillRunPhaseEnum, BillRunStateEnum, InvoiceKindEnum, InvoiceStateEnum } from '../enums.js';
 import { DateScalar, DateTimeScalar, DecimalScalar } from '../scalars.js';
 import { InvoiceDraftLineType, InvoiceTaxType } from './billing.types.js';
@@ -84,7 +85,7 @@ export class InvoiceType {
   @Field(() => ID, { nullable: true }) billRunId!: string | null;
   @Field(() => DateScalar) periodStart!: string;
   @Field(() => DateScalar) periodEnd!: string;
-  @Field(() => InvoiceStateEnum) state!: string;
+  @Field(() => InvoiceStateEnum, { description: INVOICE_STATE_DESCRIPTION }) state!: string;
   @Field(() => DecimalScalar) netTotal!: string;
   @Field(() => [InvoiceTaxType]) taxes!: InvoiceTaxType[];
   @Field(() => DecimalScalar) grossTotal!: string;

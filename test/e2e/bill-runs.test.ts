@@ -216,7 +216,10 @@ describe('bill runs', () => {
 
     const cancelled = await b.api.post(`/v1/invoices/${invoice.id}/cancel`);
     expect(cancelled.status).toBe(201);
-    expect(cancelled.body).toMatchObject({ kind: 'credit_note', number: `CN-${new Date().getFullYear()}-000001`, state: 'issued', cancelsInvoiceId: invoice.id, netTotal: '-239.15', grossTotal: '-284.59', amountDue: '-284.59' });
+    // Nothing was paid towards the invoice, so nothing is paid back: the credit note is settled at once, and nothing is open.
+    expect(cancelled.body).toMatchObject({ kind: 'credit_note', number: `CN-${new Date().getFullYear()}-000001`, state: 'paid', cancelsInvoiceId: invoice.id, netTotal: '-239.15', grossTotal: '-284.59', amountDue: '-284.59' });
+    expect((await b.api.get('/v1/invoices?state=issued')).body.total).toBe(0);
+    expect((await b.api.get('/v1/payments')).body.total).toBe(0);
     expect(await lines(b.api, cancelled.body.id)).toEqual([{ kind: 'energy', quantity: '-745.000', unitPrice: '0.321000', netAmount: '-239.15', periodStart: '2026-10-01', periodEnd: '2026-11-01' }]);
     expect((await b.api.get(`/v1/invoices/${invoice.id}`)).body.state).toBe('cancelled');
     expect((await b.api.post(`/v1/invoices/${invoice.id}/cancel`)).status).toBe(409);
@@ -243,10 +246,10 @@ describe('bill runs', () => {
     expect((await b.api.get(`/v1/invoices/${newest.id}`)).body.state).toBe('issued');
     expect((await b.api.patch(`/v1/payments/${rest.body.id}`, { state: 'received' })).status).toBe(200);
     expect((await b.api.get(`/v1/invoices/${newest.id}`)).body.state).toBe('paid');
-    expect((await b.api.get('/v1/events?type=invoice.paid')).body.data.map((e: Record<string, any>) => e.data.id)).toEqual([newest.id]);
+    expect((await b.api.get('/v1/events?type=invoice.paid')).body.data.map((e: Record<string, any>) => e.data.id)).toEqual([cancelled.body.id, newest.id]);
 
     const graphql = await b.api.graphql(`query($id: ID!) { contract(id: $id) { invoices(limit: 10) { number state lineItems(limit: 20) { quantity netAmount } } } }`, { id: contracts[0]!.id });
-    expect(graphql.body.data.contract.invoices.map((i: Record<string, unknown>) => i.state)).toEqual(['cancelled', 'issued', 'paid']);
+    expect(graphql.body.data.contract.invoices.map((i: Record<string, unknown>) => i.state)).toEqual(['cancelled', 'paid', 'paid']);
     expect(graphql.body.data.contract.invoices[1].lineItems).toEqual([{ quantity: '-745.000', netAmount: '-239.15' }]);
 
     const settled = await b.api.get('/v1/invoices?settled=true');

@@ -52,14 +52,14 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     return { contract, method, siteId: site.id };
   }
 
-  /** Bills the site's contract for the period through a completed bill run; answers its invoice. */
-  async function bill(siteId: string, period: { periodStart: string; periodEnd: string } = OCTOBER): Promise<Record<string, any>> {
+  /** Bills the site's contract for the period through a completed bill run; answers its invoice, which must be in `state`. */
+  async function bill(siteId: string, period: { periodStart: string; periodEnd: string } = OCTOBER, state = 'issued'): Promise<Record<string, any>> {
     const run = await create(api, '/v1/bill-runs', { ...period, siteIds: [siteId] });
     expect((await waitForRun(api, run.id, 'created')).counts).toMatchObject({ invoices: 1, errors: 0 });
     expect((await api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
     await waitForRun(api, run.id, 'completed');
     const [invoice] = (await api.get(`/v1/invoices?billRunId=${run.id}`)).body.data;
-    expect(invoice.state).toBe('issued');
+    expect(invoice.state).toBe(state);
     return invoice;
   }
 
@@ -242,14 +242,20 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
       { id: expect.any(String), type: 'refund', state: 'pending', amount: '1000', dueDate: creditNote.dueDate, paymentMethodId: method.id, reference: creditNote.number, invoiceId: invoice.id, locked: false },
     ]);
     expect(await events('payment.created', refunds[0]!.id)).toHaveLength(1);
-    // The refund names the cancelled invoice and can still be recorded as paid out.
+    expect(creditNote.state).toBe('issued');
+    // The refund names the cancelled invoice and can still be recorded as paid out, which settles the
+    // credit note: the 4.28 still recorded as pending need not be paid any more.
     const paidOut = await api.patch(`/v1/payments/${refunds[0]!.id}`, { state: 'received' });
     expect([paidOut.status, paidOut.body.data?.state]).toEqual([200, 'received']);
     expect(await invoiceState(invoice.id)).toBe('cancelled');
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+    expect(await events('invoice.paid', creditNote.id)).toEqual([expect.objectContaining({ data: expect.objectContaining({ state: 'paid', amountDue: '-14.28' }) })]);
 
     const unpaid = await contractWithMandate();
     const unpaidInvoice = await bill(unpaid.siteId);
-    expect((await api.post(`/v1/invoices/${unpaidInvoice.id}/cancel`)).status).toBe(201);
+    const unpaidCancelled = await api.post(`/v1/invoices/${unpaidInvoice.id}/cancel`);
+    expect([unpaidCancelled.status, unpaidCancelled.body.state]).toEqual([201, 'paid']);
+    expect(await events('invoice.paid', unpaidCancelled.body.id)).toHaveLength(1);
     expect(await paymentRows(unpaid.contract.id)).toEqual([]);
   });
 
@@ -265,6 +271,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
 
     expect((await api.patch(`/v1/payments/${third.id}`, { state: 'failed' })).status).toBe(200);
     expect(await refundRows()).toEqual([['pending', '1228', creditNote.number]]);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
     expect(await events('payment.updated', refundId)).toEqual([expect.objectContaining({ data: expect.objectContaining({ state: 'pending', amount: '12.28' }) })]);
 
     // Another return commits while this one waits for the invoice: this one sees it and withdraws the rest.
@@ -279,6 +286,8 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect(await refundRows()).toEqual([['failed', '1228', creditNote.number]]);
     expect((await events('payment.updated', refundId)).map((e: Record<string, any>) => `${e.data.state} ${e.data.amount}`).toSorted()).toEqual(['failed 12.28', 'pending 12.28']);
     expect(await invoiceState(invoice.id)).toBe('cancelled');
+    // Nothing arrived and nothing is paid back: the credit note is settled.
+    expect(await invoiceState(creditNote.id)).toBe('paid');
     const payout = await api.post('/v1/payment-runs', { type: 'credit_transfer', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
     expect([payout.status, payout.body.code]).toEqual([409, 'nothing_to_pay']);
   });
@@ -290,8 +299,9 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const [item] = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
     expect(item).toMatchObject({ amount: '14.28', invoiceId: invoice.id, state: 'submitted' });
     const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
-    // Nothing had arrived when it was cancelled: nothing to pay back yet.
+    // Nothing had arrived when it was cancelled: nothing to pay back yet, but the debit may still arrive.
     expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund')).toEqual([]);
+    expect(creditNote.state).toBe('issued');
 
     expect((await api.patch(`/v1/payments/${item.paymentId}`, { state: 'received' })).status).toBe(200);
     const refunds = (await paymentRows(contract.id)).filter((p) => p.type === 'refund');
@@ -303,6 +313,40 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     // Recorded again: no second refund.
     expect((await api.patch(`/v1/payments/${item.paymentId}`, { state: 'received' })).status).toBe(200);
     expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund')).toHaveLength(1);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
+
+    // Paid out, the credit note is settled; the payout bounces, and it is open until the new one is paid out.
+    const refundId = refunds[0]!.id;
+    expect((await api.patch(`/v1/payments/${refundId}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+    expect((await api.patch(`/v1/payments/${refundId}`, { state: 'failed' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
+    expect(await events('invoice.reopened', creditNote.id)).toHaveLength(1);
+    const replacement = (await paymentRows(contract.id)).filter((p) => p.type === 'refund' && p.state === 'pending');
+    expect(replacement.map((p) => [p.amount, p.reference, p.invoiceId])).toEqual([['1428', creditNote.number, invoice.id]]);
+    expect((await api.patch(`/v1/payments/${replacement[0]!.id}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+    expect(await events('invoice.paid', creditNote.id)).toHaveLength(2);
+  });
+
+  it('settles a collected invoice the bank returns after it was cancelled, and an invoice that asks nothing when it is issued', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: invoice.dueDate, siteIds: [siteId] });
+    const [item] = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
+    const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
+    expect(creditNote.state).toBe('issued');
+    expect((await api.patch(`/v1/payments/${item.paymentId}`, { state: 'failed' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+    expect((await paymentRows(contract.id)).map((p) => [p.type, p.state])).toEqual([['payment', 'failed']]);
+
+    // Prepayments that cover the month exactly: nothing is due, nothing to collect, and the invoice is paid.
+    const covered = await contractWithMandate();
+    await create(api, '/v1/payments', { contractId: covered.contract.id, amount: '14.28', type: 'prepayment', state: 'received', dueDate: '2026-10-15' });
+    const settled = await bill(covered.siteId, OCTOBER, 'paid');
+    expect(settled).toMatchObject({ grossTotal: '14.28', prepaymentsTotal: '14.28', amountDue: '0.00' });
+    expect((await events('invoice.paid', settled.id)).map((e: Record<string, any>) => e.data.state)).toEqual(['paid']);
+    expect((await events('invoice.issued', settled.id)).map((e: Record<string, any>) => e.data.state)).toEqual(['issued']);
   });
 
   it('creates no payment run with a refund that was cut back after the run read it', async () => {

@@ -1,7 +1,7 @@
 import type { AccountRepository } from '../../accounts/accounts.repository.js';
 import { sitesOfContracts } from '../../contracts/contract-sites.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
-import { numberingYear, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
+import { isSettled, numberingYear, settlingInvoiceId, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
 import { calendarDateOf } from '../../domain/time/calendar-date.js';
 import { ConflictError } from '../../errors.js';
 import type { EventOutbox, NewEvent } from '../../events/outbox.js';
@@ -9,6 +9,7 @@ import { recordPayments } from '../../payments/payment-events.js';
 import type { PaymentMethodRepository, PaymentRepository } from '../../payments/payments.repository.js';
 import { presentInvoice } from './invoice-presenter.js';
 import { reconcileRefunds, stageRefunds, type RefundRequest } from './invoice-refunds.js';
+import { settleInvoices } from './invoice-settlement.js';
 import type { InvoiceRepository } from './invoices.repository.js';
 
 export interface InvoiceIssuerDependencies {
@@ -47,6 +48,22 @@ export class InvoiceIssuer {
       await this.refund({ accountId, userId }, credits.map((invoice) => ({ invoice, reference: invoice.number!, dueDate: invoice.dueDate! })), now);
     }
     await this.record(accountId, 'invoice.issued', invoices, userId);
+    // Nothing names an invoice before it is issued: one that its own payments settle and that asks
+    // nothing (an amount due of zero) is settled at once. A cancellation's credit note is settled
+    // by the cancelled invoice's payments (`settle`).
+    const settled = invoices.filter((invoice) => settlingInvoiceId(invoice) === invoice.id && isSettled(invoice.amountDue, []));
+    for (const invoice of settled) invoice.markPaid(now);
+    if (settled.length > 0) await this.record(accountId, 'invoice.paid', settled, userId);
+  }
+
+  /**
+   * Marks paid the issued invoices that payments naming these invoices now settle, and reopens paid
+   * ones they no longer do (`settleInvoices`), each with its `invoice.paid` or `invoice.reopened`.
+   */
+  async settle(causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceIds: readonly string[], now: Date, reopen = false): Promise<void> {
+    const { paid, reopened } = await settleInvoices(this.deps, causer.accountId, invoiceIds, now, reopen);
+    if (paid.length > 0) await this.record(causer.accountId, 'invoice.paid', paid, causer.userId);
+    if (reopened.length > 0) await this.record(causer.accountId, 'invoice.reopened', reopened, causer.userId);
   }
 
   /** A pending refund of what each invoice owes the customer back, if anything (`stageRefunds`). */

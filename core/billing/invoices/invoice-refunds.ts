@@ -83,6 +83,7 @@ export async function reconcileRefunds(deps: InvoiceRefundsDependencies, causer:
     return;
   }
   if (invoice.state !== 'cancelled' || refundOwed(invoice, named) === 0n) return;
-  const creditNote = (await deps.invoices.creditNoteOf(invoice))!;
+  const [creditNote] = await deps.invoices.creditNotesOf(accountId, [invoice]);
+  if (!creditNote) throw new Error(`Cancelled invoice ${invoice.id} has no credit note.`);
   await stageRefunds(deps, causer, [{ invoice, reference: creditNote.number!, dueDate: creditNote.dueDate! }], now);
 }

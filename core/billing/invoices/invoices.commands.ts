@@ -22,6 +22,10 @@ export const removedLineItemQueryFields = [{ path: ['meterOwnershipId'], replace
 
 const taxView = z.object({ taxRateId: z.uuid(), percentage: z.string(), netAmount: z.string(), taxAmount: z.string() });
 
+/** How an invoice's state moves, for the REST and GraphQL descriptions. */
+export const INVOICE_STATE_DESCRIPTION =
+  'draft -> issued -> paid (issued again when a payment that settled it fails); issued or paid -> cancelled. Paid once received payments naming it cover amountDue (received refunds a negative one), at issue when amountDue is 0. A credit note that cancels an invoice and asks nothing of the customer is paid once what was paid towards the cancelled invoice has been refunded and nothing naming it is still under way (no refund to pay out, no payment in a payment run): at once when nothing was paid';
+
 export const invoiceView = z.object({
   id: z.uuid(),
   kind: z.enum(INVOICE_KINDS),
@@ -31,7 +35,7 @@ export const invoiceView = z.object({
   billRunId: z.uuid().nullable(),
   periodStart: z.string().meta({ format: 'date' }),
   periodEnd: z.string().meta({ format: 'date' }),
-  state: z.enum(INVOICE_STATES),
+  state: z.enum(INVOICE_STATES).describe(INVOICE_STATE_DESCRIPTION),
   netTotal: z.string(),
   taxes: z.array(taxView),
   grossTotal: z.string(),

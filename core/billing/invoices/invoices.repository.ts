@@ -26,8 +26,8 @@ export interface InvoiceFilter {
 export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFilter> {
   /** The invoice as stored now, its row locked until the transaction ends. */
   lockById(accountId: string, id: string): Promise<Invoice | null>;
-  /** The credit note that cancels the invoice, if it is cancelled. */
-  creditNoteOf(invoice: Pick<Invoice, 'accountId' | 'contractId' | 'id'>): Promise<Invoice | null>;
+  /** The credit notes that cancel these invoices of the account (one per cancelled invoice). */
+  creditNotesOf(accountId: string, invoices: readonly Pick<Invoice, 'contractId' | 'id'>[]): Promise<Invoice[]>;
   /** Stages new invoices with their lines (written in batched inserts when the unit of work commits). */
   addAll(invoices: readonly InvoiceWithLines[]): void;
   /**

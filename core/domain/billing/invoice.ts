@@ -292,6 +292,34 @@ export function isSettled(amountDue: bigint, payments: readonly Settling[]): boo
   return received >= (amountDue >= 0n ? amountDue : -amountDue);
 }
 
+/**
+ * Whose payments settle an issued invoice or credit note: its own (`isSettled`), except for a credit
+ * note that cancels an invoice and asks nothing of the customer (an amount due of zero or less).
+ * Such a credit note takes back what the cancelled invoice asked: the part the customer never paid
+ * is offset, and what they paid is refunded by refunds naming the cancelled invoice (they carry the
+ * credit note's number). So the cancelled invoice's payments settle it (`isCancellationSettled`).
+ */
+export function settlingInvoiceId(invoice: Pick<Invoice, 'id' | 'kind' | 'amountDue' | 'cancelsInvoiceId'>): string {
+  return invoice.kind === 'credit_note' && invoice.cancelsInvoiceId && invoice.amountDue <= 0n ? invoice.cancelsInvoiceId : invoice.id;
+}
+
+/**
+ * Whether the payments naming a cancelled invoice settle its credit note (see `settlingInvoiceId`):
+ * every payment received towards the invoice has been paid back by a received refund, no refund is
+ * still to be paid out (pending or in a payment run), and no payment is in a payment run, whose
+ * outcome may yet bring money in. A credit note of an invoice nobody paid anything towards is
+ * settled at once; a payment recorded as received later makes it open again until it is refunded.
+ */
+export function isCancellationSettled(payments: readonly Settling[]): boolean {
+  if (payments.some((p) => p.state === 'submitted' || (p.type === 'refund' && p.state === 'pending'))) return false;
+  return sumOf(payments, 'refund', ['received']) >= sumOf(payments, 'payment', ['received']);
+}
+
+/** Whether an issued invoice or credit note is settled, given the payments naming `settlingInvoiceId(invoice)`. */
+export function isInvoiceSettled(invoice: Pick<Invoice, 'id' | 'kind' | 'amountDue' | 'cancelsInvoiceId'>, payments: readonly Settling[]): boolean {
+  return settlingInvoiceId(invoice) === invoice.id ? isSettled(invoice.amountDue, payments) : isCancellationSettled(payments);
+}
+
 /** Refunds paid out or under way: pending, in a payment run, or received by the customer. */
 const REFUNDS_UNDER_WAY = ['pending', 'submitted', 'received'] as const;
 

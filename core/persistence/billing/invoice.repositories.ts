@@ -116,9 +116,11 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     super(em, InvoiceEntity);
   }
 
-  creditNoteOf({ accountId, contractId, id }: Pick<Invoice, 'accountId' | 'contractId' | 'id'>): Promise<Invoice | null> {
-    // The contract narrows the search to its few invoices (an index); no index serves cancelsInvoiceId.
-    return this.em.findOne(InvoiceEntity, { accountId, contractId, cancelsInvoiceId: id });
+  creditNotesOf(accountId: string, invoices: readonly Pick<Invoice, 'contractId' | 'id'>[]): Promise<Invoice[]> {
+    if (invoices.length === 0) return Promise.resolve([]);
+    // The contracts narrow the search to their few invoices (an index); no index serves cancelsInvoiceId.
+    const contractIds = [...new Set(invoices.map((invoice) => invoice.contractId))];
+    return this.em.find(InvoiceEntity, { accountId, contractId: { $in: contractIds }, cancelsInvoiceId: { $in: invoices.map((invoice) => invoice.id) } });
   }
 
   lockById(accountId: string, id: string): Promise<Invoice | null> {

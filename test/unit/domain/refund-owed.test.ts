@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSettled, refundExcess, refundOwed } from '../../../core/domain/billing/invoice.js';
+import { isCancellationSettled, isInvoiceSettled, isSettled, refundExcess, refundOwed, settlingInvoiceId } from '../../../core/domain/billing/invoice.js';
 import { Payment, takeOffPending, type PaymentState } from '../../../core/domain/payments/payment.js';
 
 const payment = (type: string, state: string, amount: bigint) => ({ type, state, amount });
@@ -64,6 +64,48 @@ describe('what the refunds under way on an invoice exceed what is owed', () => {
         if (owed > 0n) refunds.push(Object.assign(new Payment(), { type: 'refund', state: 'pending', amount: owed, id: 'new', createdAt: new Date(1e9) }));
         takeOffPending(refunds.filter((p) => p.type === 'refund'), excess, new Date());
         expect([refundOwed(invoice, refunds), refundExcess(invoice, refunds)]).toEqual([0n, 0n]);
+      }),
+    );
+  });
+});
+
+describe('settling a credit note that cancels an invoice', () => {
+  const creditNote = (amountDue: bigint) => ({ id: 'cn', kind: 'credit_note' as const, amountDue, cancelsInvoiceId: 'inv' });
+
+  it('is settled by the cancelled invoice when it asks nothing of the customer, by itself when it asks the credit back', () => {
+    expect(settlingInvoiceId(creditNote(-1_428n))).toBe('inv');
+    expect(settlingInvoiceId(creditNote(0n))).toBe('inv');
+    expect(settlingInvoiceId(creditNote(3_572n))).toBe('cn');
+    expect(settlingInvoiceId({ id: 'inv', kind: 'invoice', amountDue: -3_572n, cancelsInvoiceId: null })).toBe('inv');
+    // Its own payments: a positive credit note is paid by a received payment naming it.
+    expect(isInvoiceSettled(creditNote(3_572n), [payment('payment', 'received', 3_572n)])).toBe(true);
+    expect(isInvoiceSettled(creditNote(3_572n), [])).toBe(false);
+  });
+
+  it.each([
+    ['nothing paid', [], true],
+    ['a received payment not yet refunded', [payment('payment', 'received', 1_000n)], false],
+    ['its refund pending', [payment('payment', 'received', 1_000n), payment('refund', 'pending', 1_000n)], false],
+    ['its refund in a payment run', [payment('payment', 'received', 1_000n), payment('refund', 'submitted', 1_000n)], false],
+    ['its refund received', [payment('payment', 'received', 1_000n), payment('refund', 'received', 1_000n)], true],
+    ['a bounced refund and its pending replacement', [payment('payment', 'received', 1_000n), payment('refund', 'failed', 1_000n), payment('refund', 'pending', 1_000n)], false],
+    ['a debit in a payment run', [payment('payment', 'submitted', 1_428n)], false],
+    ['a debit returned by the bank', [payment('payment', 'failed', 1_428n)], true],
+    ['a returned payment whose refund was withdrawn', [payment('payment', 'failed', 1_000n), payment('refund', 'failed', 1_000n)], true],
+    ['a payment recorded as still expected, which need not be paid any more', [payment('payment', 'pending', 428n)], true],
+    ['a refund paid out beyond what arrived (what it exceeds by is owed apart)', [payment('payment', 'failed', 1_000n), payment('refund', 'received', 1_000n)], true],
+  ] as const)('with %s: %s', (_, payments, settled) => {
+    expect(isCancellationSettled(payments)).toBe(settled);
+    expect(isInvoiceSettled(creditNote(-1_428n), payments)).toBe(settled);
+  });
+
+  it('is settled exactly when nothing is under way on the cancelled invoice and nothing is owed back on it', () => {
+    const arbitraryPayment = fc.record({ type: fc.constantFrom('payment', 'refund'), state: fc.constantFrom('pending', 'submitted', 'received', 'failed'), amount: fc.bigInt({ min: 1n, max: 50_000n }) });
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 50_000n }), fc.array(arbitraryPayment, { maxLength: 8 }), (amountDue, payments) => {
+        const underWay = payments.some((p) => p.state === 'submitted' || (p.type === 'refund' && p.state === 'pending'));
+        const cancelled = { state: 'cancelled' as const, amountDue };
+        expect(isInvoiceSettled(creditNote(-amountDue), payments)).toBe(!underWay && refundOwed(cancelled, payments) === 0n);
       }),
     );
   });

@@ -1,0 +1,41 @@
+import { isInvoiceSettled, settlingInvoiceId, type Invoice } from '../../domain/billing/invoice.js';
+import type { PaymentRepository } from '../../payments/payments.repository.js';
+import type { InvoiceRepository } from './invoices.repository.js';
+
+export interface InvoiceSettlementDependencies {
+  invoices: InvoiceRepository;
+  payments: PaymentRepository;
+}
+
+/** The invoices whose state a settlement changed. */
+export interface Settlement {
+  paid: Invoice[];
+  reopened: Invoice[];
+}
+
+/**
+ * Works out again whether the issued invoices that payments naming these invoices settle are paid
+ * (`isInvoiceSettled`): those invoices themselves, and for a cancelled one its credit note, which
+ * the cancelled invoice's payments settle when it asks nothing of the customer. An issued invoice
+ * that is settled becomes `paid`. A paid one that no longer is becomes `issued` again when
+ * `reopen` is given (a payment that settled it failed), and always for a credit note settled
+ * through the invoice it cancels: any payment still pending or under way on that invoice may bring
+ * in money that must be paid back.
+ */
+export async function settleInvoices(deps: InvoiceSettlementDependencies, accountId: string, invoiceIds: readonly string[], now: Date, reopen: boolean): Promise<Settlement> {
+  const settlement: Settlement = { paid: [], reopened: [] };
+  if (invoiceIds.length === 0) return settlement;
+  const named = await deps.invoices.findByIds(accountId, invoiceIds);
+  const creditNotes = await deps.invoices.creditNotesOf(accountId, named.filter((invoice) => invoice.state === 'cancelled'));
+  const candidates = new Map([...named, ...creditNotes].map((invoice) => [invoice.id, invoice]));
+  const throughOther = (invoice: Invoice) => settlingInvoiceId(invoice) !== invoice.id;
+  const open = [...candidates.values()].filter((invoice) => invoice.state === 'issued' || (invoice.state === 'paid' && (reopen || throughOther(invoice))));
+  if (open.length === 0) return settlement;
+  const payments = Map.groupBy(await deps.payments.findByInvoiceIds(accountId, [...new Set(open.map(settlingInvoiceId))]), (payment) => payment.invoiceId);
+  for (const invoice of open) {
+    const settled = isInvoiceSettled(invoice, payments.get(settlingInvoiceId(invoice)) ?? []);
+    if (settled && invoice.markPaid(now).ok) settlement.paid.push(invoice);
+    else if (!settled && invoice.reopen(now).ok) settlement.reopened.push(invoice);
+  }
+  return settlement;
+}
