@@ -83,12 +83,13 @@ export interface PaymentRepository extends ResourceRepository<Payment, PaymentFi
    */
   lockByIds(accountId: string, ids: readonly string[]): Promise<Payment[]>;
   /**
-   * Locks an invoice's row until the transaction ends and answers the payments naming it as stored
-   * now: what follows from an invoice's payments is worked out one change at a time. The changes
-   * staged so far are written first, being part of what is stored now. The payments are not
-   * locked (their own changes lock them first): to change one, lock it (lockByIds) and look again.
+   * Locks the rows of invoices (in id order) until the transaction ends and answers the payments
+   * naming them as stored now: what follows from an invoice's payments (its refunds, whether it is
+   * settled) is worked out one change at a time. The changes staged so far are written first, being
+   * part of what is stored now. The payments are not locked (their own changes lock them first): to
+   * change one, lock it (lockByIds) and look again.
    */
-  findByLockedInvoice(accountId: string, invoiceId: string): Promise<Payment[]>;
+  findByLockedInvoices(accountId: string, invoiceIds: readonly string[]): Promise<Payment[]>;
   /**
    * Inserts the prepayments whose due date the contract has no prepayment for yet (a unique
    * constraint decides, so concurrent requests never create two). Answers the ids of the

@@ -189,6 +189,24 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['failed', 'pending', 'failed']);
   });
 
+  it('settles an invoice whose two payments are recorded at once: each sees the other', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    const pending = await create(api, '/v1/payments', { contractId: contract.id, amount: '4.28', type: 'payment', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    // Another session records that one as received while this request records the rest: the request
+    // waits for the invoice, then counts both.
+    let recording: Promise<ApiResponse> | undefined;
+    await inOtherSession(async (db) => {
+      await db.query('select 1 from invoices where id = $1 for no key update', [invoice.id]);
+      await db.query(`update payments set state = 'received', received_at = now() where id = $1`, [pending.id]);
+      recording = api.post('/v1/payments', { contractId: contract.id, amount: '10.00', type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
+      await waitFor('the payment waiting for the invoice', () => blocksAnother(db));
+    });
+    expect((await recording!).status).toBe(201);
+    expect(await invoiceState(invoice.id)).toBe('paid');
+    expect(await events('invoice.paid', invoice.id)).toHaveLength(1);
+  });
+
   it('reopens the invoice a returned payment had paid', async () => {
     const { contract, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);

@@ -20,19 +20,21 @@ export interface Settlement {
  * that is settled becomes `paid`. A paid one that no longer is becomes `issued` again when
  * `reopen` is given (a payment that settled it failed), and always for a credit note settled
  * through the invoice it cancels: any payment still pending or under way on that invoice may bring
- * in money that must be paid back.
+ * in money that must be paid back. The payments are read under the lock of the invoice they name,
+ * and the invoices after it, so that two payments of one invoice recorded at once each see the other.
  */
 export async function settleInvoices(deps: InvoiceSettlementDependencies, accountId: string, invoiceIds: readonly string[], now: Date, reopen: boolean): Promise<Settlement> {
   const settlement: Settlement = { paid: [], reopened: [] };
   if (invoiceIds.length === 0) return settlement;
   const named = await deps.invoices.findByIds(accountId, invoiceIds);
   const creditNotes = await deps.invoices.creditNotesOf(accountId, named.filter((invoice) => invoice.state === 'cancelled'));
-  const candidates = new Map([...named, ...creditNotes].map((invoice) => [invoice.id, invoice]));
+  const candidates = [...new Map([...named, ...creditNotes].map((invoice) => [invoice.id, invoice])).values()];
+  if (candidates.length === 0) return settlement;
+  const payments = Map.groupBy(await deps.payments.findByLockedInvoices(accountId, candidates.map(settlingInvoiceId)), (payment) => payment.invoiceId);
+  // Another transaction may have settled them before the locks were this one's.
+  const stored = await deps.invoices.findStoredByIds(accountId, candidates.map((invoice) => invoice.id));
   const throughOther = (invoice: Invoice) => settlingInvoiceId(invoice) !== invoice.id;
-  const open = [...candidates.values()].filter((invoice) => invoice.state === 'issued' || (invoice.state === 'paid' && (reopen || throughOther(invoice))));
-  if (open.length === 0) return settlement;
-  const payments = Map.groupBy(await deps.payments.findByInvoiceIds(accountId, [...new Set(open.map(settlingInvoiceId))]), (payment) => payment.invoiceId);
-  for (const invoice of open) {
+  for (const invoice of stored.filter((i) => i.state === 'issued' || (i.state === 'paid' && (reopen || throughOther(i))))) {
     const settled = isInvoiceSettled(invoice, payments.get(settlingInvoiceId(invoice)) ?? []);
     if (settled && invoice.markPaid(now).ok) settlement.paid.push(invoice);
     else if (!settled && invoice.reopen(now).ok) settlement.reopened.push(invoice);

@@ -26,6 +26,8 @@ export interface InvoiceFilter {
 export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFilter> {
   /** The invoice as stored now, its row locked until the transaction ends. */
   lockById(accountId: string, id: string): Promise<Invoice | null>;
+  /** These invoices as stored now (read again even when the unit of work holds them). */
+  findStoredByIds(accountId: string, ids: readonly string[]): Promise<Invoice[]>;
   /** The credit notes that cancel these invoices of the account (one per cancelled invoice). */
   creditNotesOf(accountId: string, invoices: readonly Pick<Invoice, 'contractId' | 'id'>[]): Promise<Invoice[]>;
   /** Stages new invoices with their lines (written in batched inserts when the unit of work commits). */

@@ -123,6 +123,11 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return this.em.find(InvoiceEntity, { accountId, contractId: { $in: contractIds }, cancelsInvoiceId: { $in: invoices.map((invoice) => invoice.id) } });
   }
 
+  findStoredByIds(accountId: string, ids: readonly string[]): Promise<Invoice[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.em.find(InvoiceEntity, { accountId, id: { $in: [...ids] } }, { refresh: true });
+  }
+
   lockById(accountId: string, id: string): Promise<Invoice | null> {
     return this.em.findOne(InvoiceEntity, { accountId, id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }

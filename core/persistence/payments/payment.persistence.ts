@@ -15,6 +15,7 @@ import type {
   UpcomingPrepayment,
   UpcomingPrepaymentsKey,
 } from '../../payments/payments.repository.js';
+import { boundQuery } from '../bound-query.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { CustomerEntity } from '../customers/customer.persistence.js';
@@ -166,10 +167,12 @@ export class MikroPaymentRepository extends AccountScopedRepository<Payment, Pay
     return this.em.find(PaymentEntity, { accountId, id: { $in: [...new Set(ids)] } }, { orderBy: { id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   }
 
-  async findByLockedInvoice(accountId: string, invoiceId: string): Promise<Payment[]> {
+  async findByLockedInvoices(accountId: string, invoiceIds: readonly string[]): Promise<Payment[]> {
+    if (invoiceIds.length === 0) return [];
+    const ids = [...new Set(invoiceIds)].sort();
     await this.em.flush();
-    await this.em.execute('select 1 from invoices where account_id = ? and id = ? for no key update', [accountId, invoiceId]);
-    return this.em.find(PaymentEntity, { accountId, invoiceId }, { refresh: true });
+    await boundQuery(this.em, 'select 1 from invoices where account_id = ? and id = any(?::uuid[]) order by id for no key update', [accountId, ids]);
+    return this.em.find(PaymentEntity, { accountId, invoiceId: { $in: ids } }, { refresh: true });
   }
 
   async prepaymentsDue(accountId: string, keys: readonly PrepaymentKey[], exceptId?: string): Promise<PrepaymentKey[]> {
