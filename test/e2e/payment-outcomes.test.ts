@@ -207,6 +207,27 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect(await events('invoice.paid', invoice.id)).toHaveLength(1);
   });
 
+  it('locks the invoice before the payment, as settling and refunds do, so that changes to the payments of one invoice never deadlock', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '4.28', type: 'payment', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    let failing: Promise<ApiResponse> | undefined;
+    let paymentFree: unknown;
+    await inOtherSession(async (db) => {
+      await db.query('select 1 from invoices where id = $1 for no key update', [invoice.id]);
+      failing = api.patch(`/v1/payments/${payment.id}`, { state: 'failed' });
+      await waitFor('the change waiting for the invoice', () => blocksAnother(db));
+      // Waiting for the invoice, the request holds no lock on the payment yet.
+      paymentFree = await inOtherSession(async (other) => void (await other.query('select 1 from payments where id = $1 for update nowait', [payment.id]))).then(
+        () => true,
+        (error: { code?: string }) => error.code,
+      );
+    });
+    expect(paymentFree).toBe(true);
+    expect((await failing!).status).toBe(200);
+    expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['failed']);
+  });
+
   it('reopens the invoice a returned payment had paid', async () => {
     const { contract, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);
