@@ -1888,7 +1888,7 @@ export interface components {
             /** @enum {string} */
             type: "prepayment" | "payment" | "refund";
             /**
-             * @description submitted is set by payment runs only (400 state_not_allowed): a client records the outcome of a submitted payment, received or failed. A payment naming an invoice that becomes received or stops being received brings the invoice's refunds in line: a returned payment cuts back pending refunds made for it, and money arriving for a cancelled invoice gets a pending refund
+             * @description submitted is set by payment runs only (400 state_not_allowed): a client records the outcome of a submitted payment, received or failed. A payment naming an invoice that becomes received or stops being received, or whose amount, type or invoiceId is corrected while received, brings the settlement and refunds of the invoices it named and names in line: a returned payment cuts back pending refunds made for it, and money arriving for a cancelled invoice gets a pending refund
              * @default pending
              * @enum {string}
              */
@@ -2896,7 +2896,7 @@ export interface components {
             /** @enum {string} */
             type?: "prepayment" | "payment" | "refund";
             /**
-             * @description submitted is set by payment runs only (400 state_not_allowed): a client records the outcome of a submitted payment, received or failed. A payment naming an invoice that becomes received or stops being received brings the invoice's refunds in line: a returned payment cuts back pending refunds made for it, and money arriving for a cancelled invoice gets a pending refund
+             * @description submitted is set by payment runs only (400 state_not_allowed): a client records the outcome of a submitted payment, received or failed. A payment naming an invoice that becomes received or stops being received, or whose amount, type or invoiceId is corrected while received, brings the settlement and refunds of the invoices it named and names in line: a returned payment cuts back pending refunds made for it, and money arriving for a cancelled invoice gets a pending refund
              * @enum {string}
              */
             state?: "pending" | "submitted" | "received" | "failed";

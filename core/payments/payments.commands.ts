@@ -20,7 +20,7 @@ const paymentFields = {
   contractId: reference,
   amount: money('positive'),
   type: z.enum(PAYMENT_TYPES),
-  state: z.enum(PAYMENT_STATES).describe('submitted is set by payment runs only (400 state_not_allowed): a client records the outcome of a submitted payment, received or failed. A payment naming an invoice that becomes received or stops being received brings the invoice\'s refunds in line: a returned payment cuts back pending refunds made for it, and money arriving for a cancelled invoice gets a pending refund'),
+  state: z.enum(PAYMENT_STATES).describe('submitted is set by payment runs only (400 state_not_allowed): a client records the outcome of a submitted payment, received or failed. A payment naming an invoice that becomes received or stops being received, or whose amount, type or invoiceId is corrected while received, brings the settlement and refunds of the invoices it named and names in line: a returned payment cuts back pending refunds made for it, and money arriving for a cancelled invoice gets a pending refund'),
   dueDate: calendarDate
     .nullish()
     .transform((v) => v ?? null)

@@ -112,6 +112,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
       if (stored.invoiceId) await this.deps.payments.findByLockedInvoices(actor.accountId, [stored.invoiceId]);
       // Two requests recording one outcome at once would both set off its follow-ups: the later waits and sees the earlier's.
       const payment = (await this.deps.payments.lockByIds(actor.accountId, [id]))[0]!;
+      const namedBefore = payment.invoiceId;
       const { lockedAt: _locked, ...current } = presentPayment(payment);
       const now = this.deps.clock.now();
       const { merged } = mergeUpdate({
@@ -136,11 +137,11 @@ export class PaymentsService implements ResourceService<PaymentView> {
         await this.deps.payments.addAfterStaged([replacement]);
         await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', [replacement], siteOf);
       }
-      if (payment.invoiceId) {
-        // Refunds first: withdrawing one can settle a cancelled invoice's credit note.
-        if (refundsChanged) await this.deps.issuer.reconcileRefunds(causedBy(actor), payment.invoiceId, now);
-        await this.deps.issuer.settle(causedBy(actor), [payment.invoiceId], now, reopenInvoice);
-      }
+      // The invoice it named and the one it names (a correction may move it): refunds first, since
+      // withdrawing one can settle a cancelled invoice's credit note.
+      const named = unique([namedBefore, payment.invoiceId].filter((invoiceId): invoiceId is string => invoiceId !== null));
+      if (refundsChanged) for (const invoiceId of named) await this.deps.issuer.reconcileRefunds(causedBy(actor), invoiceId, now);
+      await this.deps.issuer.settle(causedBy(actor), named, now, reopenInvoice);
       if (outcome) await this.deps.onOutcome?.(actor, [payment]);
       return view!;
     });

@@ -228,6 +228,32 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['failed']);
   });
 
+  it('settles and refunds again when a received payment is corrected: moved to another invoice, or less than recorded', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const september = await bill(siteId, SEPTEMBER);
+    const october = await bill(siteId);
+    const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', state: 'received', dueDate: september.dueDate, invoiceId: september.id });
+    expect([await invoiceState(september.id), await invoiceState(october.id)]).toEqual(['paid', 'issued']);
+
+    // It paid October, not September.
+    expect((await api.patch(`/v1/payments/${payment.id}`, { invoiceId: october.id })).status).toBe(200);
+    expect([await invoiceState(september.id), await invoiceState(october.id)]).toEqual(['issued', 'paid']);
+    expect(await events('invoice.reopened', september.id)).toHaveLength(1);
+    expect(await events('invoice.paid', october.id)).toHaveLength(1);
+
+    // October is cancelled and its 14.28 refunded; then only 10.00 turns out to have arrived.
+    const creditNote = (await api.post(`/v1/invoices/${october.id}/cancel`)).body;
+    const refunds = async () => (await paymentRows(contract.id)).filter((p) => p.type === 'refund').map((p) => [p.state, p.amount, p.invoiceId]);
+    expect(await refunds()).toEqual([['pending', '1428', october.id]]);
+    expect((await api.patch(`/v1/payments/${payment.id}`, { amount: '10.00' })).status).toBe(200);
+    expect(await refunds()).toEqual([['pending', '1000', october.id]]);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
+    // And it was September's after all: nothing is paid back on October, whose credit note is settled.
+    expect((await api.patch(`/v1/payments/${payment.id}`, { invoiceId: september.id })).status).toBe(200);
+    expect(await refunds()).toEqual([['failed', '1000', october.id]]);
+    expect([await invoiceState(september.id), await invoiceState(creditNote.id)]).toEqual(['issued', 'paid']);
+  });
+
   it('reopens the invoice a returned payment had paid', async () => {
     const { contract, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);

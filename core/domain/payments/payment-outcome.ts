@@ -16,11 +16,17 @@ export interface PaymentChange {
 export interface PaymentFollowUps {
   /** A submitted payment got the bank's answer (received or failed): its payment run may close. */
   outcome: boolean;
-  /** The invoice the payment was counted towards may be open again: the money did not arrive or went back. */
+  /**
+   * The invoices the payment was counted towards may be open again: the money did not arrive, went
+   * back, or was moved (a received payment's amount, type or invoice corrected).
+   */
   reopenInvoice: boolean;
   /** The amount is due again: a pending copy replaces the failed payment, which stays as history. */
   dueAgain: boolean;
-  /** The payment entered or left `received`: what the invoice it names pays back is worked out again. */
+  /**
+   * The payment entered or left `received`, or was corrected while received: what the invoices it
+   * named and names pay back is worked out again.
+   */
   refundsChanged: boolean;
 }
 
@@ -60,11 +66,18 @@ export function judgePaymentChange({ type, from, to, lockedAt, changed }: Paymen
     return refused('payment_submitted', 'The payment is in a payment run: only its outcome (state received or failed) can be recorded; cancel the run to change it.');
   }
   const failure = to === 'failed' && (from === 'submitted' || from === 'received');
-  // Entering or leaving received moves money that the invoice's refunds are worked out from.
+  // Entering or leaving received moves money that invoices are settled and refunded from, and so
+  // does correcting how much a received payment was, what it was, or which invoice it paid.
   const receipt = from !== null && (from === 'received') !== (to === 'received');
+  const corrected = from === 'received' && to === 'received' && changed.some((field) => field === 'amount' || field === 'type' || field === 'invoiceId');
   return {
     ok: true,
-    followUps: { outcome: from === 'submitted' && to !== 'submitted', reopenInvoice: failure && type !== 'prepayment', dueAgain: failure && type !== 'payment', refundsChanged: receipt },
+    followUps: {
+      outcome: from === 'submitted' && to !== 'submitted',
+      reopenInvoice: (failure && type !== 'prepayment') || corrected,
+      dueAgain: failure && type !== 'payment',
+      refundsChanged: receipt || corrected,
+    },
   };
 }
 

@@ -71,6 +71,13 @@ describe('the rules of a payment state', () => {
     expect(summary(judgePaymentChange(stateChange('received', 'failed', false, 'prepayment', ['amount'])))).toBe('ok dueAgain refundsChanged');
   });
 
+  it('settles and refunds again when a received payment is corrected: its amount, type or invoice', () => {
+    for (const field of ['amount', 'type', 'invoiceId']) expect(summary(judgePaymentChange(stateChange('received', 'received', false, 'payment', [field]))), field).toBe('ok reopenInvoice refundsChanged');
+    for (const field of ['reference', 'dueDate', 'paymentMethodId']) expect(summary(judgePaymentChange(stateChange('received', 'received', false, 'payment', [field]))), field).toBe('ok');
+    // A pending payment moves no money yet.
+    expect(summary(judgePaymentChange(stateChange('pending', 'pending', false, 'payment', ['amount', 'invoiceId'])))).toBe('ok');
+  });
+
   it('lets a submitted payment record its outcome and nothing else', () => {
     expect(summary(judgePaymentChange(stateChange('submitted', 'received', false, 'payment', ['reference'])))).toBe('payment_submitted');
     expect(summary(judgePaymentChange(stateChange('submitted', 'failed', false, 'payment', ['amount'])))).toBe('payment_submitted');
