@@ -364,9 +364,12 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const [item] = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
     expect(item).toMatchObject({ amount: '14.28', invoiceId: invoice.id, state: 'submitted' });
     const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
-    // Nothing had arrived when it was cancelled: nothing to pay back yet, but the debit may still arrive.
+    // Nothing had arrived when it was cancelled: nothing to pay back yet, but the debit may still arrive,
+    // and the credit note says it will be paid back then.
     expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund')).toEqual([]);
     expect(creditNote.state).toBe('issued');
+    const creditText = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
+    expect(creditText).toContain(`DieRechnung${invoice.number}iststorniert;offeneBeträgedarausmüssenSienichtmehrzahlen.DiebereitseingereichteLastschriftüber14,28€erstattenwirIhnen,sobaldsieeingegangenist.`);
 
     expect((await api.patch(`/v1/payments/${item.paymentId}`, { state: 'received' })).status).toBe(200);
     const refunds = (await paymentRows(contract.id)).filter((p) => p.type === 'refund');

@@ -200,6 +200,20 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
     expect(inEnglish).not.toContain('refund');
   });
 
+  it('promises back a direct debit that is out with the bank when the invoice is cancelled, once it arrives', async () => {
+    const collecting = (refunded: string, amount: string) => ({ ...stornorechnung, cancels: { ...stornorechnung.cancels!, refunded, collecting: amount } });
+    expectWrapped(
+      await textOf(collecting('0.00', '57.99')),
+      'müssen Sie nicht mehr zahlen. Die bereits eingereichte Lastschrift über 57,99 € erstatten wir Ihnen, sobald sie eingegangen ist.',
+    );
+    expectWrapped(
+      await textOf(collecting('20.00', '37.99')),
+      'Wir erstatten Ihnen 20,00 € bis zum 04.12.2026 auf Ihr Konto DE89 XXXX XXXX XXXX XX30 00. Die bereits eingereichte Lastschrift über 37,99 € erstatten wir Ihnen, sobald sie eingegangen ist.',
+    );
+    const inEnglish = await textOf({ ...english, ...collecting('0.00', '57.99'), locale: 'en-GB' });
+    expectWrapped(inEnglish, 'nothing still open on it needs to be paid. The direct debit of €57.99 already submitted will be refunded to you once it has arrived.');
+  });
+
   it('prints every label in English for an en-GB template', async () => {
     const pages = await extractPages(await renderInvoicePdf(english));
     expect(pages.length).toBeLessThanOrEqual(2);

@@ -15,6 +15,7 @@ import { customerDisplayName, type Customer, type InvoiceFormat } from '../../do
 import { registerAt } from '../../domain/measurements/aggregation.js';
 import { measuresIntervals } from '../../domain/measurements/bucket-energy.js';
 import { isVirtual, type Meter } from '../../domain/meters/meter.js';
+import type { Payment } from '../../domain/payments/payment.js';
 import type { PaymentMethod } from '../../domain/payments/payment-method.js';
 import type { FuelMix } from '../../domain/products/electricity-product.js';
 import { inForce } from '../../domain/periods.js';
@@ -73,6 +74,9 @@ const later = (a: string, b: string) => (a > b ? a : b);
 
 /** Wh as kWh with three decimals, exactly. */
 const kwh = (wh: number) => formatDecimal(BigInt(Math.round(wh)), 3);
+
+/** The amounts of the payments that `which` picks, summed. */
+const sumOf = (payments: readonly Payment[], which: (payment: Payment) => boolean) => payments.filter(which).reduce((sum, p) => sum + p.amount, 0n);
 
 /** A non-negative number as a plain decimal string ("0.0001", never "1e-4"). */
 function decimalText(value: number | null | undefined): string | null {
@@ -305,7 +309,7 @@ export class InvoiceDocuments {
     const customers = byId(await deps.customers.readByIds(accountId, customerIds));
     const templates = byId(await deps.templates.findByIds(accountId, unique(invoices.map((i) => i.templateId))));
     const cancelled = byId(await deps.invoices.findByIds(accountId, invoices.flatMap((i) => (i.cancelsInvoiceId ? [i.cancelsInvoiceId] : []))));
-    const refunds = cancelled.size > 0 ? (await deps.payments.findByInvoiceIds(accountId, [...cancelled.keys()])).filter((p) => p.type === 'refund' && p.state !== 'failed') : [];
+    const cancelledPayments = cancelled.size > 0 ? await deps.payments.findByInvoiceIds(accountId, [...cancelled.keys()]) : [];
     const lines = Map.groupBy(await deps.lineItems.findByInvoiceIds(accountId, invoices.map((i) => i.id)), (line) => line.invoiceId);
     const contracts = byId(await deps.contracts.readByIds(accountId, contractIds));
     const products = byId(await deps.products.findByIds(accountId, unique([...contracts.values()].map((c) => c.electricityProductId))));
@@ -368,7 +372,9 @@ export class InvoiceDocuments {
                 number: cancelledInvoice.number,
                 issuedAt: cancelledInvoice.issuedAt && calendarDateOf(cancelledInvoice.issuedAt, timezone),
                 // The refunds the cancellation made carry the credit note's number (a bounced one is made anew).
-                refunded: formatCents(refunds.filter((p) => p.invoiceId === cancelledInvoice.id && p.reference === invoice.number).reduce((sum, p) => sum + p.amount, 0n)),
+                refunded: formatCents(sumOf(cancelledPayments, (p) => p.invoiceId === cancelledInvoice.id && p.type === 'refund' && p.state !== 'failed' && p.reference === invoice.number)),
+                // Debits in a payment run: what arrives of them is refunded too.
+                collecting: formatCents(sumOf(cancelledPayments, (p) => p.invoiceId === cancelledInvoice.id && p.type === 'payment' && p.state === 'submitted')),
               }
             : null,
           lines: invoiceLines.map((line) => invoiceLine(line, template.locale)),

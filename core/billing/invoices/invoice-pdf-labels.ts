@@ -42,6 +42,8 @@ export interface Labels {
     creditContact: (amount: string) => string;
     nothingDue: string;
     cancelled: (number: string) => string;
+    /** A direct debit towards the cancelled invoice is out with the bank: it is paid back once it arrives. */
+    collectingRefunded: (amount: string) => string;
   };
   meterColumns: [string, string, string, string, string, string];
   methods: Record<ConsumptionMethod, string>;
@@ -111,6 +113,7 @@ export const labels: Record<Locale, Labels> = {
       creditContact: (amount) => `Für die Auszahlung von ${amount} setzen wir uns mit Ihnen in Verbindung.`,
       nothingDue: 'Es ist kein Betrag zu zahlen.',
       cancelled: (number) => `Die Rechnung ${number} ist storniert; offene Beträge daraus müssen Sie nicht mehr zahlen.`,
+      collectingRefunded: (amount) => `Die bereits eingereichte Lastschrift über ${amount} erstatten wir Ihnen, sobald sie eingegangen ist.`,
     },
     meterColumns: ['MaLo-ID', 'Zählernummer', 'Zählerstand alt', 'Zählerstand neu', 'Verbrauch', 'Ermittlung'],
     methods: { measured: 'gemessen', calculated: 'rechnerisch ermittelt', estimated: 'geschätzt' },
@@ -203,6 +206,7 @@ export const labels: Record<Locale, Labels> = {
       creditContact: (amount) => `We will contact you about paying out ${amount}.`,
       nothingDue: 'Nothing is due.',
       cancelled: (number) => `Invoice ${number} is cancelled: nothing still open on it needs to be paid.`,
+      collectingRefunded: (amount) => `The direct debit of ${amount} already submitted will be refunded to you once it has arrived.`,
     },
     meterColumns: ['MaLo ID', 'Meter number', 'Reading at start', 'Reading at end', 'Consumption', 'Method'],
     methods: { measured: 'measured', calculated: 'calculated', estimated: 'estimated' },

@@ -161,10 +161,12 @@ export interface InvoiceDocument {
   /** Texts of the template. */
   template: { subject: string | null; introText: string | null; closingText: string | null; footerText: string | null };
   /**
-   * For a credit note: the cancelled invoice's number and issue date (null when unknown), and what the
-   * cancellation pays back of what the customer paid towards it ("0.00" when nothing was paid).
+   * For a credit note: the cancelled invoice's number and issue date (null when unknown), what the
+   * cancellation pays back of what the customer paid towards it ("0.00" when nothing was paid), and
+   * what a payment run is collecting towards it, which is paid back once it arrives ("0.00" when
+   * nothing is).
    */
-  cancels: { number: string; issuedAt: string | null; refunded: string } | null;
+  cancels: { number: string; issuedAt: string | null; refunded: string; collecting: string } | null;
   /** The billed lines. */
   lines: InvoiceLine[];
   /** Net total of the lines. */

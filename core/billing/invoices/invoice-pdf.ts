@@ -148,7 +148,8 @@ function paymentText({ document, l, f }: Context): string {
   };
   if (sign < 0 && cancels) {
     const cancelled = l.payment.cancelled(cancels.number);
-    return signOf(cancels.refunded) > 0 ? `${cancelled} ${refund(cancels.refunded)}` : cancelled;
+    const collecting = signOf(cancels.collecting) > 0 ? l.payment.collectingRefunded(f.money(cancels.collecting)) : null;
+    return [cancelled, signOf(cancels.refunded) > 0 ? refund(cancels.refunded) : null, collecting].filter((part) => part !== null).join(' ');
   }
   if (sign === 0) return l.payment.nothingDue;
   if (sign < 0) return refund(negate(amountDue));
