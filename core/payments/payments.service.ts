@@ -3,6 +3,7 @@ import type { AccountRepository } from '../accounts/accounts.repository.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { ContractRepository } from '../contracts/contracts.repository.js';
+import { paymentTargetRefusal } from '../domain/billing/invoice.js';
 import { parseCents } from '../domain/billing/money.js';
 import type { Contract } from '../domain/contracts/contract.js';
 import { holdsPrepaymentDueDate, Payment } from '../domain/payments/payment.js';
@@ -202,8 +203,9 @@ export class PaymentsService implements ResourceService<PaymentView> {
 
   /**
    * Contracts (loaded by `check`), and payment methods of the contract's customer in one more
-   * query. An invoice must be issued when a payment comes to name it; one it already names may
-   * since have been cancelled (a refund of a cancelled invoice is still paid out).
+   * query. An invoice must take payments when a payment comes to name it (`paymentTargetRefusal`);
+   * one it already names may since have been cancelled (a refund of a cancelled invoice is still
+   * paid out).
    */
   private async referenceErrors(
     actor: Actor,
@@ -232,8 +234,9 @@ export class PaymentsService implements ResourceService<PaymentView> {
         const path = `${pathOf(index)}invoiceId`;
         if (!invoice) found.push({ path, code: 'reference_not_found', message: `No invoice with id ${command.invoiceId}.` });
         else if (contract && invoice.contractId !== contract.id) found.push({ path, code: 'invoice_of_other_contract', message: `Invoice ${invoice.id} bills another contract.` });
-        else if (invoice.id !== namedInvoiceId && (invoice.kind !== 'invoice' || !['issued', 'paid'].includes(invoice.state))) {
-          found.push({ path, code: 'invoice_not_issued', message: `Invoice ${invoice.id} is a ${invoice.state} ${invoice.kind.replace('_', ' ')}; payments settle issued invoices.` });
+        else if (invoice.id !== namedInvoiceId) {
+          const refusal = paymentTargetRefusal(invoice);
+          if (refusal) found.push({ path, code: 'invoice_not_issued', message: refusal });
         }
       }
       return found;

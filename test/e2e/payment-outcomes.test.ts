@@ -452,6 +452,30 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect(await invoiceState(creditNote.id)).toBe('paid');
   });
 
+  it('takes a transfer towards the credit note of a cancelled credit, and names the invoice that settles a credit note asking nothing', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '50.00', type: 'prepayment', state: 'received', dueDate: '2026-10-15' });
+    const credit = await bill(siteId);
+    const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
+    expect(creditNote.amountDue).toBe('35.72');
+    const transfer = await api.post('/v1/payments', { contractId: contract.id, amount: '35.72', type: 'payment', state: 'received', dueDate: creditNote.dueDate, invoiceId: creditNote.id });
+    expect(transfer.status).toBe(201);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+
+    // An invoice of 14.28 cancelled: its credit note asks nothing.
+    const other = await contractWithMandate();
+    const again = await bill(other.siteId);
+    const storno = (await api.post(`/v1/invoices/${again.id}/cancel`)).body;
+    expect(storno.amountDue).toBe('-14.28');
+    const named = await api.post('/v1/payments', { contractId: other.contract.id, amount: '14.28', type: 'refund', dueDate: storno.dueDate, invoiceId: storno.id });
+    expect([named.status, named.body.errors]).toEqual([
+      400,
+      [expect.objectContaining({ path: 'invoiceId', code: 'invoice_not_issued', message: `Credit note ${storno.id} asks nothing of the customer: the payments of invoice ${again.id}, which it cancels, settle it (its refunds name that invoice).` })],
+    ]);
+    const cancelled = await api.post('/v1/payments', { contractId: other.contract.id, amount: '1.00', type: 'payment', dueDate: storno.dueDate, invoiceId: again.id });
+    expect(cancelled.body.errors).toEqual([expect.objectContaining({ path: 'invoiceId', code: 'invoice_not_issued', message: `Invoice ${again.id} is cancelled; payments settle issued invoices.` })]);
+  });
+
   it('cancels a paid invoice: what paid it is refunded, its prepayment unlocked, and the period billed again deducts it anew', async () => {
     const { contract, method, siteId } = await contractWithMandate();
     const prepayment = await create(api, '/v1/payments', { contractId: contract.id, amount: '5.00', type: 'prepayment', state: 'received', dueDate: '2026-10-15' });

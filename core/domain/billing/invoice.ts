@@ -315,6 +315,19 @@ export function isCancellationSettled(payments: readonly Settling[]): boolean {
   return sumOf(payments, 'refund', ['received']) >= sumOf(payments, 'payment', ['received']);
 }
 
+/**
+ * Why a payment may not come to name this invoice, or null when it may: an issued or paid document
+ * that its own payments settle — an invoice, or a credit note that asks a credit back (paid by direct
+ * debit or by transfer). A credit note that asks nothing is settled through the invoice it cancels.
+ */
+export function paymentTargetRefusal(invoice: Pick<Invoice, 'id' | 'kind' | 'state' | 'amountDue' | 'cancelsInvoiceId'>): string | null {
+  if (invoice.state !== 'issued' && invoice.state !== 'paid') return `${invoice.kind === 'invoice' ? 'Invoice' : 'Credit note'} ${invoice.id} is ${invoice.state}; payments settle issued invoices.`;
+  if (settlingInvoiceId(invoice) !== invoice.id) {
+    return `Credit note ${invoice.id} asks nothing of the customer: the payments of invoice ${invoice.cancelsInvoiceId}, which it cancels, settle it (its refunds name that invoice).`;
+  }
+  return null;
+}
+
 /** Whether an issued invoice or credit note is settled, given the payments naming `settlingInvoiceId(invoice)`. */
 export function isInvoiceSettled(invoice: Pick<Invoice, 'id' | 'kind' | 'amountDue' | 'cancelsInvoiceId'>, payments: readonly Settling[]): boolean {
   return settlingInvoiceId(invoice) === invoice.id ? isSettled(invoice.amountDue, payments) : isCancellationSettled(payments);

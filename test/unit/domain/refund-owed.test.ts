@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCancellationSettled, isInvoiceSettled, isSettled, refundExcess, refundOwed, settlingInvoiceId } from '../../../core/domain/billing/invoice.js';
+import { isCancellationSettled, isInvoiceSettled, isSettled, paymentTargetRefusal, refundExcess, refundOwed, settlingInvoiceId } from '../../../core/domain/billing/invoice.js';
 import { Payment, takeOffPending, type PaymentState } from '../../../core/domain/payments/payment.js';
 
 const payment = (type: string, state: string, amount: bigint) => ({ type, state, amount });
@@ -97,6 +97,19 @@ describe('settling a credit note that cancels an invoice', () => {
   ] as const)('with %s: %s', (_, payments, settled) => {
     expect(isCancellationSettled(payments)).toBe(settled);
     expect(isInvoiceSettled(creditNote(-1_428n), payments)).toBe(settled);
+  });
+
+  it('is named by payments when it asks a credit back, like an issued or paid invoice, and never otherwise', () => {
+    const document = (kind: 'invoice' | 'credit_note', state: 'draft' | 'issued' | 'paid' | 'cancelled', amountDue: bigint) => ({ id: 'x', kind, state, amountDue, cancelsInvoiceId: kind === 'credit_note' ? 'inv' : null });
+    for (const state of ['issued', 'paid'] as const) {
+      expect(paymentTargetRefusal(document('invoice', state, 1_428n)), state).toBeNull();
+      expect(paymentTargetRefusal(document('invoice', state, -1_428n)), state).toBeNull();
+      expect(paymentTargetRefusal(document('credit_note', state, 3_572n)), state).toBeNull();
+      expect(paymentTargetRefusal(document('credit_note', state, -1_428n)), state).toMatch(/^Credit note x asks nothing of the customer: the payments of invoice inv/);
+      expect(paymentTargetRefusal(document('credit_note', state, 0n)), state).toMatch(/^Credit note x asks nothing/);
+    }
+    expect(paymentTargetRefusal(document('invoice', 'draft', 1_428n))).toBe('Invoice x is draft; payments settle issued invoices.');
+    expect(paymentTargetRefusal(document('invoice', 'cancelled', 1_428n))).toBe('Invoice x is cancelled; payments settle issued invoices.');
   });
 
   it('is settled exactly when nothing is under way on the cancelled invoice and nothing is owed back on it', () => {
