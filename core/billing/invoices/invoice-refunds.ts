@@ -70,7 +70,7 @@ export async function stageRefunds(
 export async function reconcileRefunds(deps: InvoiceRefundsDependencies, causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceId: string, now: Date): Promise<void> {
   const { accountId } = causer;
   const named = await deps.payments.findByLockedInvoices(accountId, [invoiceId]);
-  const invoice = await deps.invoices.lockById(accountId, invoiceId);
+  const [invoice] = await deps.invoices.findStoredByIds(accountId, [invoiceId]);
   if (!invoice) return;
   const excess = refundExcess(invoice, named);
   if (excess > 0n) {

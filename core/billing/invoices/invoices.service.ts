@@ -96,7 +96,7 @@ export class InvoicesService implements ResourceService<InvoiceView> {
       await deps.issuer.setPaymentLocks(causer, invoice.prepaymentIds, null, now);
       await deps.issuer.refund(causer, [{ invoice, reference: credit.invoice.number!, dueDate: credit.invoice.dueDate! }], now);
       await deps.issuer.record(actor.accountId, 'invoice.cancelled', [invoice], actor.userId);
-      // Nothing paid and nothing under way: the credit note is settled at once.
+      // With nothing paid towards the invoice and nothing under way, its credit note is settled at once.
       await deps.issuer.settle(causer, [invoice.id], now);
       return credit.invoice;
     });
