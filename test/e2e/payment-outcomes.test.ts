@@ -415,6 +415,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect(settled).toMatchObject({ grossTotal: '14.28', prepaymentsTotal: '14.28', amountDue: '0.00' });
     expect((await events('invoice.paid', settled.id)).map((e: Record<string, any>) => e.data.state)).toEqual(['paid']);
     expect((await events('invoice.issued', settled.id)).map((e: Record<string, any>) => e.data.state)).toEqual(['issued']);
+    expect(await invoicePdfText(app.url, accessToken, settled.id)).toContain('Es ist kein Betrag zu zahlen.');
   });
 
   it('creates no payment run with a refund that was cut back after the run read it', async () => {
