@@ -147,9 +147,8 @@ function paymentText({ document, l, f }: Context): string {
     return payment.customerIban ? l.payment.creditPaidOut(money, due, f.maskedIban(payment.customerIban)) : l.payment.creditContact(money);
   };
   if (sign < 0 && cancels) {
-    const cancelled = l.payment.cancelled(cancels.number);
-    const collecting = signOf(cancels.collecting) > 0 ? l.payment.collectingRefunded(f.money(cancels.collecting)) : null;
-    return [cancelled, signOf(cancels.refunded) > 0 ? refund(cancels.refunded) : null, collecting].filter((part) => part !== null).join(' ');
+    const collecting = signOf(cancels.collecting) > 0 && l.payment.collectingRefunded(f.money(cancels.collecting));
+    return [l.payment.cancelled(cancels.number), signOf(cancels.refunded) > 0 && refund(cancels.refunded), collecting].filter((part) => part !== false).join(' ');
   }
   if (sign === 0) return l.payment.nothingDue;
   if (sign < 0) return refund(negate(amountDue));
