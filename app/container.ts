@@ -170,7 +170,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     outbox,
     onOutcome: (actor, payments) => c.resolve(PaymentRunsService).closeSettled(actor, payments.map((p) => p.id)),
   }));
-  single(PaymentRunsService, () => new PaymentRunsService({ ...repositories, uow, clock, outbox }));
+  single(PaymentRunsService, (c) => new PaymentRunsService({ ...repositories, issuer: c.resolve(InvoiceIssuer), uow, clock, outbox }));
   single(PrepaymentAmountsService, () => new PrepaymentAmountsService({ ...repositories, uow, clock, outbox }));
   single(PrepaymentRequestsService, () => new PrepaymentRequestsService({ ...repositories, uow, clock, outbox }));
   single(EventsService, () => new EventsService(repositories.events));

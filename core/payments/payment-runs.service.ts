@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountRepository } from '../accounts/accounts.repository.js';
+import type { InvoiceIssuer } from '../billing/invoices/invoice-issuer.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { CustomerRepository } from '../customers/customers.repository.js';
@@ -40,6 +41,8 @@ export interface PaymentRunsDependencies {
   uow: UnitOfWork;
   clock: Clock;
   outbox: EventOutbox;
+  /** Settles the credit notes of cancelled invoices whose debits a cancelled run gives back. */
+  issuer: Pick<InvoiceIssuer, 'settle'>;
 }
 
 type RunEventType = 'payment_run.created' | 'payment_run.closed' | 'payment_run.cancelled';
@@ -142,6 +145,8 @@ export class PaymentRunsService implements ResourceService<PaymentRunView> {
       const payments = (await deps.payments.lockByIds(actor.accountId, items.map((i) => i.paymentId))).filter((p) => withdrawPayment(p, now));
       const sites = await deps.paymentRuns.contractSites(actor.accountId, id);
       await recordPayments(deps.outbox, causedBy(actor), 'payment.updated', payments, (contractId) => sites.get(contractId)!);
+      // A debit of an invoice cancelled meanwhile is pending again, never to be collected: its credit note may be settled now.
+      await deps.issuer.settle(causedBy(actor), unique(items.flatMap((item) => (item.invoiceId ? [item.invoiceId] : []))), now);
       const [view] = await this.present(actor, [run]);
       await this.record(actor, 'payment_run.cancelled', view!, unique([...sites.values()]));
       return view!;

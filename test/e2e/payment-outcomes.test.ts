@@ -397,7 +397,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect(await events('invoice.paid', creditNote.id)).toHaveLength(2);
   });
 
-  it('settles a collected invoice the bank returns after it was cancelled, and an invoice that asks nothing when it is issued', async () => {
+  it('settles the credit note of a cancelled invoice whose debit the bank returns or whose run is cancelled, and an invoice that asks nothing when it is issued', async () => {
     const { contract, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);
     const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: invoice.dueDate, siteIds: [siteId] });
@@ -407,6 +407,18 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await api.patch(`/v1/payments/${item.paymentId}`, { state: 'failed' })).status).toBe(200);
     expect(await invoiceState(creditNote.id)).toBe('paid');
     expect((await paymentRows(contract.id)).map((p) => [p.type, p.state])).toEqual([['payment', 'failed']]);
+
+    // The same, but the run is cancelled: the debit is pending again, never to be collected for a cancelled invoice.
+    const withdrawn = await contractWithMandate();
+    const withdrawnInvoice = await bill(withdrawn.siteId);
+    const withdrawnRun = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: withdrawnInvoice.dueDate, siteIds: [withdrawn.siteId] });
+    const withdrawnNote = (await api.post(`/v1/invoices/${withdrawnInvoice.id}/cancel`)).body;
+    expect(withdrawnNote.state).toBe('issued');
+    expect((await api.post(`/v1/payment-runs/${withdrawnRun.id}/cancel`)).status).toBe(200);
+    expect((await paymentRows(withdrawn.contract.id)).map((p) => [p.type, p.state])).toEqual([['payment', 'pending']]);
+    expect(await invoiceState(withdrawnNote.id)).toBe('paid');
+    const nextRun = await api.post('/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: withdrawnInvoice.dueDate, siteIds: [withdrawn.siteId] });
+    expect([nextRun.status, nextRun.body.code]).toEqual([409, 'nothing_to_pay']);
 
     // Prepayments that cover the month exactly: nothing is due, nothing to collect, and the invoice is paid.
     const covered = await contractWithMandate();
