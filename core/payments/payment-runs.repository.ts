@@ -44,7 +44,8 @@ export interface PaymentRunRepository extends ResourceRepository<PaymentRun, { s
    * Direct debits: pending prepayments and pending payments of issued invoices due by `dueUntil`,
    * and (no payment id) the open amount of every issued invoice due by then: amount due minus its
    * payments pending, submitted or received. Credit notes too: the one of a cancelled credit asks
-   * back what the credit's refund pays out, as the cancellation unlocked the prepayments behind it.
+   * back what of the credit reached the customer (`creditToRecover`), as the cancellation unlocked
+   * the prepayments behind it.
    * Credit transfers: pending refunds. By customer, due date.
    */
   collectables(query: CollectablesQuery): Promise<CollectableRow[]>;

@@ -135,8 +135,13 @@ export class PaymentsService implements ResourceService<PaymentView> {
       const { outcome, reopenInvoice, dueAgain, refundsChanged } = verdict.followUps;
       if (dueAgain) {
         const replacement = replacementOf(payment, randomUUID(), now);
-        await this.deps.payments.addAfterStaged([replacement]);
-        await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', [replacement], siteOf);
+        if (replacement.type === 'refund' && replacement.invoiceId) {
+          replacement.amount = await this.deps.issuer.refundDueAgain(actor.accountId, replacement.invoiceId, replacement.amount);
+        }
+        if (replacement.amount > 0n) {
+          await this.deps.payments.addAfterStaged([replacement]);
+          await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', [replacement], siteOf);
+        }
       }
       // The invoice it named and the one it names (a correction may move it): refunds first, since
       // withdrawing one can settle a cancelled invoice's credit note.

@@ -145,7 +145,7 @@ const documentArb = fc
       productName: null,
       supplyAddress: null,
       template: { subject: 'Ihre Stromrechnung', introText: null, closingText: null, footerText: null },
-      cancels: g.kind === 'credit_note' ? { number: 'INV-2026-000041', issuedAt: '2026-11-01', refunded: '0.00', collecting: '0.00' } : null,
+      cancels: g.kind === 'credit_note' ? { number: 'INV-2026-000041', issuedAt: '2026-11-01', refunded: '0.00', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' } : null,
       lines: outLines,
       netTotal: formatCents(net),
       taxes: taxes.map((t) => ({ percentage: t.percentage, netAmount: formatCents(t.net), taxAmount: formatCents(t.tax) })),

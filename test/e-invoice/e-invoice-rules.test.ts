@@ -119,7 +119,7 @@ describe('the CII writer', () => {
     const credit = writeCii({
       ...complete,
       kind: 'credit_note',
-      cancels: { number: 'INV-2026-000001', issuedAt: '2026-11-02', refunded: '0.00', collecting: '0.00' },
+      cancels: { number: 'INV-2026-000001', issuedAt: '2026-11-02', refunded: '0.00', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' },
       lines: complete.lines.map((line) => ({ ...line, quantity: '-1.000000', netAmount: '-10.00' })),
       taxes: [{ percentage: '19.00', netAmount: '-10.00', taxAmount: '-1.90' }],
       prepaymentsTotal: '-5.00',

@@ -447,28 +447,103 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund').map((p) => [p.state, p.amount])).toEqual([['pending', '1000']]);
   });
 
-  it('collects what the credit note of a cancelled credit asks back, as its PDF says', async () => {
+  /** A contract whose October invoice credits 35.72 (prepayments of 50.00 against 14.28), and its pending refund. */
+  async function creditOf35(): Promise<{ contract: Record<string, any>; siteId: string; credit: Record<string, any>; refund: Record<string, any> }> {
     const { contract, siteId } = await contractWithMandate();
     await create(api, '/v1/payments', { contractId: contract.id, amount: '50.00', type: 'prepayment', state: 'received', dueDate: '2026-10-15' });
-    const invoice = await bill(siteId);
-    expect(invoice.amountDue).toBe('-35.72');
-    // The credit's refund is under way; cancelling unlocks the prepayment, so the credit note asks the 35.72 back.
-    const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
+    const credit = await bill(siteId);
+    expect(credit.amountDue).toBe('-35.72');
+    const refunds = (await paymentRows(contract.id)).filter((p) => p.type === 'refund');
+    expect(refunds.map((p) => [p.state, p.amount])).toEqual([['pending', '3572']]);
+    return { contract, siteId, credit, refund: refunds[0]! };
+  }
+
+  /** Pays the refund out through a credit-transfer run; answers the run. */
+  async function payOut(siteId: string, refund: Record<string, any>): Promise<Record<string, any>> {
+    const run = await create(api, '/v1/payment-runs', { type: 'credit_transfer', collectionDate: collectionDate(), dueUntil: refund.dueDate, siteIds: [siteId] });
+    expect((await api.get(`/v1/payment-runs/${run.id}/items`)).body.data).toEqual([expect.objectContaining({ paymentId: refund.id, paymentType: 'refund', amount: '35.72' })]);
+    return run;
+  }
+
+  const nothingToCollect = async (type: string, siteId: string, dueUntil: string) => {
+    const refused = await api.post('/v1/payment-runs', { type, collectionDate: collectionDate(), dueUntil, siteIds: [siteId] });
+    expect([refused.status, refused.body.code], type).toEqual([409, 'nothing_to_pay']);
+  };
+
+  it('withdraws the refund of a credit cancelled before it was paid out: its credit note asks nothing, and billing again credits it once', async () => {
+    const { contract, siteId, credit, refund } = await creditOf35();
+    const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
     expect(creditNote).toMatchObject({ kind: 'credit_note', amountDue: '35.72' });
-    const creditText = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
-    expect(creditText).toContain('Wirziehen35,72€am');
+    expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund').map((p) => [p.id, p.state, p.amount])).toEqual([[refund.id, 'failed', '3572']]);
+    expect((await events('payment.updated', refund.id)).map((e: Record<string, any>) => e.data.state)).toEqual(['failed']);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+    expect(await events('invoice.paid', creditNote.id)).toHaveLength(1);
+    const text = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
+    expect(text).toContain(`DasGuthabenausderRechnung${credit.number}iststorniert.DennochnichtausgezahltenBetragvon35,72€zahlenwirnichtaus;dafürmüssenSienichtszahlen.`);
+    expect(text).not.toContain('Wirziehen');
+    await nothingToCollect('credit_transfer', siteId, creditNote.dueDate);
+    await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
+
+    // The prepayment is deducted anew: the customer gets the credit once, through the new invoice.
+    const again = await bill(siteId);
+    expect(again).toMatchObject({ prepaymentsTotal: '50.00', amountDue: '-35.72' });
+    expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund' && p.state === 'pending').map((p) => [p.amount, p.invoiceId])).toEqual([['3572', again.id]]);
+  });
+
+  it('collects what the credit note of a cancelled credit asks back once the refund reached the customer, as its PDF says', async () => {
+    const { siteId, credit, refund } = await creditOf35();
+    await payOut(siteId, refund);
+    const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
+    expect(creditNote.state).toBe('issued');
+    const text = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
+    expect(text).toContain('DiebereitszurAuszahlungeingereichten35,72€fordernwirzurück,sobaldsiebeiIhneneingegangensind.');
+    expect(text).not.toContain('Wirziehen');
+    // Until the refund arrives there is nothing to collect.
+    await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
+    expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
 
     const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
     const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
     expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '35.72', invoiceId: creditNote.id, state: 'submitted' })]);
     expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
     expect(await invoiceState(creditNote.id)).toBe('paid');
+
+    // Cancelled after it was paid out: the PDF asks it back straight away.
+    const paid = await creditOf35();
+    await payOut(paid.siteId, paid.refund);
+    expect((await api.patch(`/v1/payments/${paid.refund.id}`, { state: 'received' })).status).toBe(200);
+    const paidNote = (await api.post(`/v1/invoices/${paid.credit.id}/cancel`)).body;
+    const paidText = (await invoicePdfText(app.url, accessToken, paidNote.id)).replace(/\s+/g, '');
+    expect(paidText).toContain(`DasGuthabenausderRechnung${paid.credit.number}iststorniert.Wirziehen35,72€am`);
+    expect(await invoiceState(paidNote.id)).toBe('issued');
+  });
+
+  it('settles the credit note of a cancelled credit whose refund the bank returns, and pays nothing out again', async () => {
+    const { contract, siteId, credit, refund } = await creditOf35();
+    await payOut(siteId, refund);
+    const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
+    expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'failed' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+    // No replacement: the credit is cancelled.
+    expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund').map((p) => [p.state, p.amount])).toEqual([['failed', '3572']]);
+    await nothingToCollect('credit_transfer', siteId, creditNote.dueDate);
+    await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
+
+    // A credit that stands gets its bounced refund paid out anew.
+    const standing = await creditOf35();
+    await payOut(standing.siteId, standing.refund);
+    expect((await api.patch(`/v1/payments/${standing.refund.id}`, { state: 'failed' })).status).toBe(200);
+    expect((await paymentRows(standing.contract.id)).filter((p) => p.type === 'refund').map((p) => [p.state, p.amount])).toEqual([
+      ['failed', '3572'],
+      ['pending', '3572'],
+    ]);
   });
 
   it('takes a transfer towards the credit note of a cancelled credit, and names the invoice that settles a credit note asking nothing', async () => {
-    const { contract, siteId } = await contractWithMandate();
-    await create(api, '/v1/payments', { contractId: contract.id, amount: '50.00', type: 'prepayment', state: 'received', dueDate: '2026-10-15' });
-    const credit = await bill(siteId);
+    const { contract, siteId, credit, refund } = await creditOf35();
+    await payOut(siteId, refund);
+    expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
     const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
     expect(creditNote.amountDue).toBe('35.72');
     const transfer = await api.post('/v1/payments', { contractId: contract.id, amount: '35.72', type: 'payment', state: 'received', dueDate: creditNote.dueDate, invoiceId: creditNote.id });

@@ -124,7 +124,7 @@ export const stornorechnung: InvoiceDocument = {
   issuedAt: '2026-11-20',
   dueDate: '2026-12-04',
   template: { subject: 'Stornierung Ihrer Stromrechnung', introText: null, closingText: null, footerText: null },
-  cancels: { number: 'INV-2026-000001', issuedAt: '2026-11-03', refunded: '57.99', collecting: '0.00' },
+  cancels: { number: 'INV-2026-000001', issuedAt: '2026-11-03', refunded: '57.99', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' },
   lines: typical.lines.map((item) => ({ ...item, quantity: `-${item.quantity}`, netAmount: `-${item.netAmount}` })),
   netTotal: '-220.83',
   taxes: typical.taxes.map((tax) => ({ ...tax, netAmount: `-${tax.netAmount}`, taxAmount: `-${tax.taxAmount}` })),

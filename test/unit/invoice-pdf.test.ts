@@ -214,6 +214,40 @@ describe('invoice PDF (§14 UStG, §40 EnWG)', () => {
     expectWrapped(inEnglish, 'nothing still open on it needs to be paid. The direct debit of €57.99 already submitted will be refunded to you once it has arrived.');
   });
 
+  it('asks back of a cancelled credit only what reached the customer, and withdraws the rest', async () => {
+    const creditStorno = (creditPaidOut: string, creditPayingOut: string): InvoiceDocument => ({
+      ...stornorechnung,
+      grossTotal: '164.28',
+      prepaymentsTotal: '200.00',
+      amountDue: '35.72',
+      cancels: { ...stornorechnung.cancels!, refunded: '0.00', creditPaidOut, creditPayingOut },
+    });
+    const withdrawn = await textOf(creditStorno('0.00', '0.00'));
+    expectWrapped(withdrawn, 'Das Guthaben aus der Rechnung INV-2026-000001 ist storniert. Den noch nicht ausgezahlten Betrag von 35,72 € zahlen wir nicht aus; dafür müssen Sie nichts zahlen.');
+    expect(withdrawn).toContain('Stornierte Gutschrift 35,72 €');
+    expect(withdrawn).not.toContain('Zu zahlen');
+    expect(withdrawn).not.toContain('Fällig am');
+    expect(withdrawn).not.toContain('Wir ziehen');
+
+    const paidOut = await textOf(creditStorno('35.72', '0.00'));
+    expectWrapped(paidOut, 'Das Guthaben aus der Rechnung INV-2026-000001 ist storniert. Wir ziehen 35,72 € am 04.12.2026 per SEPA-Lastschrift von Ihrem Konto');
+    expect(paidOut).toContain('Fällig am 04.12.2026');
+    expect(paidOut).not.toContain('nicht ausgezahlten');
+
+    expectWrapped(
+      await textOf(creditStorno('20.00', '15.72')),
+      'Wir ziehen 20,00 € am 04.12.2026 per SEPA-Lastschrift von Ihrem Konto DE89 XXXX XXXX XXXX XX30 00 ein. Mandatsreferenz: MREF-K1001-01, Gläubiger-ID: DE98ZZZ09999999999. Die bereits zur Auszahlung eingereichten 15,72 € fordern wir zurück, sobald sie bei Ihnen eingegangen sind.',
+    );
+    const partly = await textOf({ ...creditStorno('10.00', '0.00'), payment: { method: 'transfer', customerIban: null } });
+    expectWrapped(partly, 'Bitte überweisen Sie 10,00 € bis zum 04.12.2026');
+    expectWrapped(partly, 'Verwendungszweck: CN-2026-000001. Den noch nicht ausgezahlten Betrag von 25,72 € zahlen wir nicht aus; dafür müssen Sie nichts zahlen.');
+
+    const inEnglish = await textOf({ ...english, ...creditStorno('0.00', '15.72'), locale: 'en-GB' });
+    expectWrapped(inEnglish, 'The credit of invoice INV-2026-000001 is cancelled. The €20.00 not yet paid out will not be paid; you owe nothing for it.');
+    expectWrapped(inEnglish, 'The €15.72 already submitted for payment to you will be reclaimed once it has reached you.');
+    expect(inEnglish).toContain('Credit cancelled €35.72');
+  });
+
   it('prints every label in English for an en-GB template', async () => {
     const pages = await extractPages(await renderInvoicePdf(english));
     expect(pages.length).toBeLessThanOrEqual(2);

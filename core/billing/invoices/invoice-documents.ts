@@ -4,7 +4,7 @@ import type { CustomerRepository } from '../../customers/customers.repository.js
 import type { Account } from '../../domain/accounts/account.js';
 import { disputeResolutionTextOf } from '../../domain/accounts/seller-details.js';
 import type { Address } from '../../domain/addresses/address.js';
-import type { Invoice, LineItem } from '../../domain/billing/invoice.js';
+import { creditToRecover, type Invoice, type LineItem } from '../../domain/billing/invoice.js';
 import { formatCents, formatDecimal } from '../../domain/billing/money.js';
 import { prepaymentTaxes } from '../../domain/billing/prepayment-tax.js';
 import { PRICE_COMPONENT_CATEGORIES, type PriceComponentCategory } from '../../domain/billing/price.js';
@@ -346,6 +346,8 @@ export class InvoiceDocuments {
       const site = contract && sites.get(contract.siteId);
       const invoiceLines = lines.get(invoice.id) ?? [];
       const cancelledInvoice = invoice.cancelsInvoiceId ? cancelled.get(invoice.cancelsInvoiceId) : undefined;
+      const ofCancelled = cancelledPayments.filter((p) => p.invoiceId === cancelledInvoice?.id);
+      const creditCancelled = invoice.amountDue > 0n;
       const prepaymentTax = prepaymentTaxes(
         invoice.prepaymentsTotal,
         invoice.taxes.map((tax) => ({ percentage: tax.percentage, gross: tax.netAmount + tax.taxAmount })),
@@ -372,9 +374,11 @@ export class InvoiceDocuments {
                 number: cancelledInvoice.number,
                 issuedAt: cancelledInvoice.issuedAt && calendarDateOf(cancelledInvoice.issuedAt, timezone),
                 // The refunds the cancellation made carry the credit note's number (a bounced one is made anew).
-                refunded: formatCents(sumOf(cancelledPayments, (p) => p.invoiceId === cancelledInvoice.id && p.type === 'refund' && p.state !== 'failed' && p.reference === invoice.number)),
+                refunded: formatCents(sumOf(ofCancelled, (p) => p.type === 'refund' && p.state !== 'failed' && p.reference === invoice.number)),
                 // Debits in a payment run: what arrives of them is refunded too.
-                collecting: formatCents(sumOf(cancelledPayments, (p) => p.invoiceId === cancelledInvoice.id && p.type === 'payment' && p.state === 'submitted')),
+                collecting: formatCents(sumOf(ofCancelled, (p) => p.type === 'payment' && p.state === 'submitted')),
+                creditPaidOut: formatCents(creditCancelled ? creditToRecover(invoice.amountDue, ofCancelled) : 0n),
+                creditPayingOut: formatCents(creditCancelled ? sumOf(ofCancelled, (p) => p.type === 'refund' && p.state === 'submitted') : 0n),
               }
             : null,
           lines: invoiceLines.map((line) => invoiceLine(line, template.locale)),

@@ -1,14 +1,15 @@
 import type { AccountRepository } from '../../accounts/accounts.repository.js';
 import { sitesOfContracts } from '../../contracts/contract-sites.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
-import { isSettled, numberingYear, settlingInvoiceId, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
+import { isSettled, numberingYear, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
+import type { Cents } from '../../domain/billing/money.js';
 import { calendarDateOf } from '../../domain/time/calendar-date.js';
 import { ConflictError } from '../../errors.js';
 import type { EventOutbox, NewEvent } from '../../events/outbox.js';
 import { recordPayments } from '../../payments/payment-events.js';
 import type { PaymentMethodRepository, PaymentRepository } from '../../payments/payments.repository.js';
 import { presentInvoice } from './invoice-presenter.js';
-import { reconcileRefunds, stageRefunds, type RefundRequest } from './invoice-refunds.js';
+import { reconcileRefunds, refundDueAgain, stageRefunds, type RefundRequest } from './invoice-refunds.js';
 import { settleInvoices } from './invoice-settlement.js';
 import type { InvoiceRepository } from './invoices.repository.js';
 
@@ -48,10 +49,10 @@ export class InvoiceIssuer {
       await this.refund({ accountId, userId }, credits.map((invoice) => ({ invoice, reference: invoice.number!, dueDate: invoice.dueDate! })), now);
     }
     await this.record(accountId, 'invoice.issued', invoices, userId);
-    // Nothing names an invoice before it is issued: one that its own payments settle and that asks
-    // nothing (an amount due of zero) is settled at once. A cancellation's credit note is settled
-    // by the cancelled invoice's payments (`settle`).
-    const settled = invoices.filter((invoice) => settlingInvoiceId(invoice) === invoice.id && isSettled(invoice.amountDue, []));
+    // Nothing names an invoice before it is issued: one that asks nothing (an amount due of zero) is
+    // settled at once. A cancellation's credit note is settled with the cancelled invoice's payments
+    // (`settle`).
+    const settled = invoices.filter((invoice) => invoice.cancelsInvoiceId === null && isSettled(invoice.amountDue, []));
     for (const invoice of settled) invoice.markPaid(now);
     if (settled.length > 0) await this.record(accountId, 'invoice.paid', settled, userId);
   }
@@ -69,6 +70,11 @@ export class InvoiceIssuer {
   /** A pending refund of what each invoice owes the customer back, if anything (`stageRefunds`). */
   refund(causer: Pick<NewEvent, 'accountId' | 'userId'>, requests: readonly RefundRequest[], now: Date): Promise<void> {
     return stageRefunds(this.deps, causer, requests, now);
+  }
+
+  /** How much of a bounced refund naming an invoice is due again (`refundDueAgain`). */
+  refundDueAgain(accountId: string, invoiceId: string, amount: Cents): Promise<Cents> {
+    return refundDueAgain(this.deps, accountId, invoiceId, amount);
   }
 
   /** Brings what an invoice pays back in line with what its customer is owed (`reconcileRefunds`). */

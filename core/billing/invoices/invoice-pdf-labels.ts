@@ -34,6 +34,8 @@ export interface Labels {
   prepaymentTax: (rate: string, base: string) => string;
   amountDue: string;
   credit: string;
+  /** What a credit note of a credit takes back, in place of the amount due. */
+  creditCancelled: string;
   payment: {
     directDebit: (amount: string, date: string, iban: string | null, mandate: string, creditorId: string) => string;
     transfer: (amount: string, date: string, account: string | null, reference: string) => string;
@@ -44,6 +46,12 @@ export interface Labels {
     cancelled: (number: string) => string;
     /** A direct debit towards the cancelled invoice is out with the bank: it is paid back once it arrives. */
     collectingRefunded: (amount: string) => string;
+    /** A credit note of a credit: the credit is withdrawn. */
+    creditWithdrawn: (number: string) => string;
+    /** The part of the credit never paid out: nobody pays it. */
+    creditNotPaidOut: (amount: string) => string;
+    /** A refund of the credit is out with the bank: it is asked back once it has arrived. */
+    creditRecalled: (amount: string) => string;
   };
   meterColumns: [string, string, string, string, string, string];
   methods: Record<ConsumptionMethod, string>;
@@ -103,6 +111,7 @@ export const labels: Record<Locale, Labels> = {
     prepaymentTax: (rate, base) => `darin enthaltene USt. ${rate} auf ${base}`,
     amountDue: 'Zu zahlen',
     credit: 'Guthaben',
+    creditCancelled: 'Stornierte Gutschrift',
     payment: {
       directDebit: (amount, date, iban, mandate, creditorId) =>
         `Wir ziehen ${amount} am ${date} per SEPA-Lastschrift${iban ? ` von Ihrem Konto ${iban}` : ''} ein. Mandatsreferenz: ${mandate}, Gläubiger-ID: ${creditorId}.`,
@@ -114,6 +123,9 @@ export const labels: Record<Locale, Labels> = {
       nothingDue: 'Es ist kein Betrag zu zahlen.',
       cancelled: (number) => `Die Rechnung ${number} ist storniert; offene Beträge daraus müssen Sie nicht mehr zahlen.`,
       collectingRefunded: (amount) => `Die bereits eingereichte Lastschrift über ${amount} erstatten wir Ihnen, sobald sie eingegangen ist.`,
+      creditWithdrawn: (number) => `Das Guthaben aus der Rechnung ${number} ist storniert.`,
+      creditNotPaidOut: (amount) => `Den noch nicht ausgezahlten Betrag von ${amount} zahlen wir nicht aus; dafür müssen Sie nichts zahlen.`,
+      creditRecalled: (amount) => `Die bereits zur Auszahlung eingereichten ${amount} fordern wir zurück, sobald sie bei Ihnen eingegangen sind.`,
     },
     meterColumns: ['MaLo-ID', 'Zählernummer', 'Zählerstand alt', 'Zählerstand neu', 'Verbrauch', 'Ermittlung'],
     methods: { measured: 'gemessen', calculated: 'rechnerisch ermittelt', estimated: 'geschätzt' },
@@ -196,6 +208,7 @@ export const labels: Record<Locale, Labels> = {
     prepaymentTax: (rate, base) => `including VAT ${rate} on ${base}`,
     amountDue: 'Amount due',
     credit: 'Credit',
+    creditCancelled: 'Credit cancelled',
     payment: {
       directDebit: (amount, date, iban, mandate, creditorId) =>
         `We will collect ${amount} by SEPA direct debit on ${date}${iban ? ` from your account ${iban}` : ''}. Mandate reference: ${mandate}, creditor ID: ${creditorId}.`,
@@ -207,6 +220,9 @@ export const labels: Record<Locale, Labels> = {
       nothingDue: 'Nothing is due.',
       cancelled: (number) => `Invoice ${number} is cancelled: nothing still open on it needs to be paid.`,
       collectingRefunded: (amount) => `The direct debit of ${amount} already submitted will be refunded to you once it has arrived.`,
+      creditWithdrawn: (number) => `The credit of invoice ${number} is cancelled.`,
+      creditNotPaidOut: (amount) => `The ${amount} not yet paid out will not be paid; you owe nothing for it.`,
+      creditRecalled: (amount) => `The ${amount} already submitted for payment to you will be reclaimed once it has reached you.`,
     },
     meterColumns: ['MaLo ID', 'Meter number', 'Reading at start', 'Reading at end', 'Consumption', 'Method'],
     methods: { measured: 'measured', calculated: 'calculated', estimated: 'estimated' },

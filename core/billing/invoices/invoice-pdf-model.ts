@@ -164,9 +164,11 @@ export interface InvoiceDocument {
    * For a credit note: the cancelled invoice's number and issue date (null when unknown), what the
    * cancellation pays back of what the customer paid towards it ("0.00" when nothing was paid), and
    * what a payment run is collecting towards it, which is paid back once it arrives ("0.00" when
-   * nothing is).
+   * nothing is). When the cancelled invoice gave a credit (the credit note's amount due is
+   * positive): what of the credit reached the customer, which the credit note asks back, and what a
+   * payment run is paying out of it, asked back once it has arrived ("0.00" when none).
    */
-  cancels: { number: string; issuedAt: string | null; refunded: string; collecting: string } | null;
+  cancels: { number: string; issuedAt: string | null; refunded: string; collecting: string; creditPaidOut: string; creditPayingOut: string } | null;
   /** The billed lines. */
   lines: InvoiceLine[];
   /** Net total of the lines. */

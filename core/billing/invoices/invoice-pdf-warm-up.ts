@@ -68,7 +68,7 @@ export function specimenInvoice(index: number): InvoiceDocument {
       closingText: locale === 'en-GB' ? 'Thank you.' : 'Danke für Ihr Vertrauen.',
       footerText: variant === 3 ? null : 'Beispiel Quartiersstrom – Strom vom eigenen Dach',
     },
-    cancels: variant === 2 ? { number: `RE-2026-${String(index).padStart(6, '0')}`, issuedAt: '2026-02-02', refunded: '0.00', collecting: '0.00' } : null,
+    cancels: variant === 2 ? { number: `RE-2026-${String(index).padStart(6, '0')}`, issuedAt: '2026-02-02', refunded: '0.00', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' } : null,
     lines: [
       line('Arbeitspreis Solarstrom', 'kWh', '0.231000', '19.00'),
       line('Arbeitspreis Netzstrom', 'kWh', '0.329000', '19.00'),

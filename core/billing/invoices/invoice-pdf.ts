@@ -3,6 +3,7 @@ import { labels, type Labels } from './invoice-pdf-labels.js';
 import { colors, contentWidth, fuelColors, headingHeight, mm, page, PdfLayout, type Column, type Row } from './invoice-pdf-layout.js';
 import { FUEL_SOURCES, type InvoiceDocument } from './invoice-pdf-model.js';
 import { embedFacturX, visualisationMarker, type InvoicePdfEInvoice } from './invoice-pdf-e-invoice.js';
+import { amountDueLabel, asksPayment, paymentText } from './invoice-pdf-payment.js';
 
 export { defaultDisputeResolution } from './invoice-pdf-labels.js';
 export * from './invoice-pdf-model.js';
@@ -120,44 +121,18 @@ function titleAndSummary({ layout, document, l, f }: Context): void {
   const sign = signOf(document.amountDue);
   const amountWidth = 150;
   const textX = page.left + amountWidth + 16;
-  const text = paymentText({ layout, document, l, f });
+  const text = paymentText(document, l, f);
   const padding = 8;
   const height = Math.max(58, layout.heightOf(text, page.right - padding - textX, { size: 8.5 }) + 2 * padding);
   layout.ensure(height);
   const top = layout.y;
   layout.box(page.left, top, contentWidth, height, colors.shade);
   layout.box(page.left, top, 3, height, colors.accent);
-  layout.textAt(sign < 0 ? l.credit : l.amountDue, page.left + 12, top + padding, amountWidth, { size: 8.5, color: colors.muted });
+  layout.textAt(amountDueLabel(document, l), page.left + 12, top + padding, amountWidth, { size: 8.5, color: colors.muted });
   layout.textAt(f.money(sign < 0 ? negate(document.amountDue) : document.amountDue), page.left + 12, top + padding + 11, amountWidth, { size: 16, bold: true, color: colors.accent });
-  if (sign > 0) layout.textAt(`${l.dueDate} ${f.date(document.dueDate)}`, page.left + 12, top + padding + 31, amountWidth, { size: 8.5, color: colors.muted });
+  if (asksPayment(document)) layout.textAt(`${l.dueDate} ${f.date(document.dueDate)}`, page.left + 12, top + padding + 31, amountWidth, { size: 8.5, color: colors.muted });
   layout.textAt(text, textX, top + padding, page.right - padding - textX, { size: 8.5 });
   layout.y = top + height + 10;
-}
-
-/**
- * How the amount due is settled. A credit note that cancels an invoice pays back only what was paid
- * towards that invoice, which may be less than its credit, or nothing.
- */
-function paymentText({ document, l, f }: Context): string {
-  const { payment, amountDue, cancels } = document;
-  const due = f.date(document.dueDate);
-  const sign = signOf(amountDue);
-  const refund = (amount: string) => {
-    const money = f.money(amount);
-    return payment.customerIban ? l.payment.creditPaidOut(money, due, f.maskedIban(payment.customerIban)) : l.payment.creditContact(money);
-  };
-  if (sign < 0 && cancels) {
-    const collecting = signOf(cancels.collecting) > 0 && l.payment.collectingRefunded(f.money(cancels.collecting));
-    return [l.payment.cancelled(cancels.number), signOf(cancels.refunded) > 0 && refund(cancels.refunded), collecting].filter((part) => part !== false).join(' ');
-  }
-  if (sign === 0) return l.payment.nothingDue;
-  if (sign < 0) return refund(negate(amountDue));
-  const amount = f.money(amountDue);
-  if (payment.method === 'sepa_direct_debit') {
-    return l.payment.directDebit(amount, due, payment.customerIban && f.maskedIban(payment.customerIban), payment.mandateReference, payment.creditorId);
-  }
-  const account = document.seller.bankAccount;
-  return l.payment.transfer(amount, due, account && l.payment.sellerAccount(account.holder, f.iban(account.iban), account.bic), document.number);
 }
 
 const lineColumns: Column[] = [
@@ -202,7 +177,7 @@ function totals({ layout, document, l, f }: Context): void {
   layout.rule(labelX, page.right, layout.y);
   layout.y += 4;
   const credit = signOf(document.amountDue) < 0;
-  row(credit ? l.credit : l.amountDue, f.money(credit ? negate(document.amountDue) : document.amountDue), { size: 10, bold: true, color: colors.accent }, 10);
+  row(amountDueLabel(document, l), f.money(credit ? negate(document.amountDue) : document.amountDue), { size: 10, bold: true, color: colors.accent }, 10);
 }
 
 const meterColumns: Column[] = [

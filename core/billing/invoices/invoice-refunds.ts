@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sitesOfContracts } from '../../contracts/contract-sites.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
 import { refundExcess, refundOwed, type Invoice } from '../../domain/billing/invoice.js';
+import type { Cents } from '../../domain/billing/money.js';
 import { pendingPayment, takeOffPending } from '../../domain/payments/payment.js';
 import type { EventOutbox, NewEvent } from '../../events/outbox.js';
 import { recordPayments } from '../../payments/payment-events.js';
@@ -57,13 +58,14 @@ export async function stageRefunds(
 }
 
 /**
- * Brings what an invoice pays back in line with what its customer is owed, once money naming it
- * arrived or went back. Refunds under way beyond what is owed (a payment they pay back was returned)
- * are taken off its pending refunds, the latest first (`takeOffPending`), each change with its
- * `payment.updated`; refunds in a payment run or paid out are beyond recall, and what they exceed by
- * stays owed. What a cancelled invoice is owed beyond its refunds (a direct debit collected while it
- * was cancelled) gets a pending refund like those of the cancellation, with its credit note's number
- * and due date. An invoice that is not cancelled gets no refund here: what is paid beyond it is the
+ * Brings what an invoice pays back in line with what its customer is owed, when it is cancelled
+ * and once money naming it arrived or went back. Refunds under way beyond what is owed (a payment
+ * they pay back was returned, or the credit they pay out was cancelled) are taken off its pending
+ * refunds, the latest first (`takeOffPending`), each change with its `payment.updated`; refunds in a
+ * payment run or paid out are beyond recall (what a cancelled credit paid out its credit note asks
+ * back; what a returned payment's refund exceeds by stays owed). What a cancelled invoice is owed
+ * beyond its refunds (what was paid towards it, or a direct debit collected after it was cancelled)
+ * gets a pending refund with its credit note's number and due date. An invoice that is not cancelled gets no refund here: what is paid beyond it is the
  * operator's to settle. The payments are read as stored, one change at a time per invoice, so that
  * two outcomes at once each see the other's.
  */
@@ -86,4 +88,17 @@ export async function reconcileRefunds(deps: InvoiceRefundsDependencies, causer:
   const [creditNote] = await deps.invoices.creditNotesOf(accountId, [invoice]);
   if (!creditNote) throw new Error(`Cancelled invoice ${invoice.id} has no credit note.`);
   await stageRefunds(deps, causer, [{ invoice, reference: creditNote.number!, dueDate: creditNote.dueDate! }], now);
+}
+
+/**
+ * How much of a bounced refund naming an invoice is due again (the amount it had, given): all of it,
+ * except on a cancelled invoice, which pays back only what its customer is still owed (`refundOwed`):
+ * nothing of a credit cancelled while its refund was on the way.
+ */
+export async function refundDueAgain(deps: InvoiceRefundsDependencies, accountId: string, invoiceId: string, amount: Cents): Promise<Cents> {
+  const named = await deps.payments.findByLockedInvoices(accountId, [invoiceId]);
+  const [invoice] = await deps.invoices.findStoredByIds(accountId, [invoiceId]);
+  if (!invoice || invoice.state !== 'cancelled') return amount;
+  const owed = refundOwed(invoice, named);
+  return owed < amount ? owed : amount;
 }

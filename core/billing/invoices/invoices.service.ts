@@ -75,8 +75,8 @@ export class InvoicesService implements ResourceService<InvoiceView> {
 
   /**
    * Cancels an issued or paid invoice: a credit note with the negated lines and its own number, the
-   * deducted prepayments unlocked, a pending refund of what the customer paid towards it, the
-   * period billable again. Answers the credit note.
+   * deducted prepayments unlocked, a pending refund of what the customer paid towards it (a credit's
+   * refund not yet paid out withdrawn instead), the period billable again. Answers the credit note.
    */
   async cancel(actor: Actor, id: string): Promise<InvoiceView> {
     const { deps } = this;
@@ -94,7 +94,8 @@ export class InvoicesService implements ResourceService<InvoiceView> {
       await deps.issuer.issue(actor.accountId, 'credit_note', [credit.invoice], now, actor.userId);
       const causer = { accountId: actor.accountId, userId: actor.userId };
       await deps.issuer.setPaymentLocks(causer, invoice.prepaymentIds, null, now);
-      await deps.issuer.refund(causer, [{ invoice, reference: credit.invoice.number!, dueDate: credit.invoice.dueDate! }], now);
+      // What the customer paid towards it is refunded; a credit's refund not yet paid out is withdrawn.
+      await deps.issuer.reconcileRefunds(causer, invoice.id, now);
       await deps.issuer.record(actor.accountId, 'invoice.cancelled', [invoice], actor.userId);
       // With nothing paid towards the invoice and nothing under way, its credit note is settled at once.
       await deps.issuer.settle(causer, [invoice.id], now);

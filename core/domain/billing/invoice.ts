@@ -292,27 +292,63 @@ export function isSettled(amountDue: bigint, payments: readonly Settling[]): boo
   return received >= (amountDue >= 0n ? amountDue : -amountDue);
 }
 
+type Cancellation = Pick<Invoice, 'id' | 'kind' | 'amountDue' | 'cancelsInvoiceId'>;
+
 /**
- * Whose payments settle an issued invoice or credit note: its own (`isSettled`), except for a credit
- * note that cancels an invoice and asks nothing of the customer (an amount due of zero or less).
- * Such a credit note takes back what the cancelled invoice asked: the part the customer never paid
- * is offset, and what they paid is refunded by refunds naming the cancelled invoice (they carry the
- * credit note's number). So the cancelled invoice's payments settle it (`isCancellationSettled`).
+ * Whether a document is a credit note that cancels an invoice and asks nothing of the customer (an
+ * amount due of zero or less). It takes back what the cancelled invoice asked: the part the customer
+ * never paid is offset, and what they paid is refunded by refunds naming the cancelled invoice (they
+ * carry the credit note's number). So the cancelled invoice's payments settle it.
  */
-export function settlingInvoiceId(invoice: Pick<Invoice, 'id' | 'kind' | 'amountDue' | 'cancelsInvoiceId'>): string {
-  return invoice.kind === 'credit_note' && invoice.cancelsInvoiceId && invoice.amountDue <= 0n ? invoice.cancelsInvoiceId : invoice.id;
+const asksNothing = (invoice: Cancellation): boolean => invoice.kind === 'credit_note' && invoice.cancelsInvoiceId !== null && invoice.amountDue <= 0n;
+
+/**
+ * The invoices whose payments settle an issued invoice or credit note (`isInvoiceSettled`): its own,
+ * and for a credit note that cancels an invoice also the cancelled invoice's.
+ */
+export function settlingInvoiceIds(invoice: Cancellation): string[] {
+  return invoice.kind === 'credit_note' && invoice.cancelsInvoiceId ? [invoice.id, invoice.cancelsInvoiceId] : [invoice.id];
 }
 
 /**
- * Whether the payments naming a cancelled invoice settle its credit note (see `settlingInvoiceId`):
- * every payment received towards the invoice has been paid back by a received refund, no refund is
- * still to be paid out (pending or in a payment run), and no payment is in a payment run, whose
- * outcome may yet bring money in. A credit note of an invoice nobody paid anything towards is
- * settled at once; a payment recorded as received later makes it open again until it is refunded.
+ * Whether the payments naming a cancelled invoice settle its credit note when that asks nothing of
+ * the customer: every payment received towards the invoice has been paid back by a received refund,
+ * no refund is still to be paid out (pending or in a payment run), and no payment is in a payment
+ * run, whose outcome may yet bring money in. A credit note of an invoice nobody paid anything towards
+ * is settled at once; a payment recorded as received later makes it open again until it is refunded.
  */
 export function isCancellationSettled(payments: readonly Settling[]): boolean {
   if (payments.some((p) => p.state === 'submitted' || (p.type === 'refund' && p.state === 'pending'))) return false;
   return sumOf(payments, 'refund', ['received']) >= sumOf(payments, 'payment', ['received']);
+}
+
+/**
+ * What a credit note that cancels a credit (an amount due above zero) asks of the customer, given the
+ * payments naming the cancelled credit invoice: the credit that reached them (received refunds, less
+ * what they paid towards that invoice), never more than the credit note's amount due. The part of
+ * the credit never paid out is withdrawn with the cancellation and asked for by nobody; a refund in a
+ * payment run counts once it has arrived.
+ */
+export function creditToRecover(amountDue: Cents, cancelledPayments: readonly Settling[]): Cents {
+  const paidOut = sumOf(cancelledPayments, 'refund', ['received']) - sumOf(cancelledPayments, 'payment', ['received']);
+  if (paidOut <= 0n) return 0n;
+  return paidOut < amountDue ? paidOut : amountDue;
+}
+
+/**
+ * Whether an issued invoice or credit note is settled, given the payments naming its
+ * `settlingInvoiceIds`: an invoice or a credit note that cancels nothing by its own received payments
+ * (`isSettled`); a credit note that asks nothing by the cancelled invoice's (`isCancellationSettled`);
+ * one that cancels a credit by its own received payments covering the credit paid out
+ * (`creditToRecover`), once no refund of the credit is in a payment run.
+ */
+export function isInvoiceSettled(invoice: Cancellation, payments: ReadonlyArray<Settling & { invoiceId: string | null }>): boolean {
+  const own = payments.filter((p) => p.invoiceId === invoice.id);
+  if (invoice.kind !== 'credit_note' || !invoice.cancelsInvoiceId) return isSettled(invoice.amountDue, own);
+  const cancelled = payments.filter((p) => p.invoiceId === invoice.cancelsInvoiceId);
+  if (asksNothing(invoice)) return isCancellationSettled(cancelled);
+  if (cancelled.some((p) => p.type === 'refund' && p.state === 'submitted')) return false;
+  return sumOf(own, 'payment', ['received']) >= creditToRecover(invoice.amountDue, cancelled);
 }
 
 /**
@@ -322,15 +358,10 @@ export function isCancellationSettled(payments: readonly Settling[]): boolean {
  */
 export function paymentTargetRefusal(invoice: Pick<Invoice, 'id' | 'kind' | 'state' | 'amountDue' | 'cancelsInvoiceId'>): string | null {
   if (invoice.state !== 'issued' && invoice.state !== 'paid') return `${invoice.kind === 'invoice' ? 'Invoice' : 'Credit note'} ${invoice.id} is ${invoice.state}; payments settle issued invoices.`;
-  if (settlingInvoiceId(invoice) !== invoice.id) {
+  if (asksNothing(invoice)) {
     return `Credit note ${invoice.id} asks nothing of the customer: the payments of invoice ${invoice.cancelsInvoiceId}, which it cancels, settle it (its refunds name that invoice).`;
   }
   return null;
-}
-
-/** Whether an issued invoice or credit note is settled, given the payments naming `settlingInvoiceId(invoice)`. */
-export function isInvoiceSettled(invoice: Pick<Invoice, 'id' | 'kind' | 'amountDue' | 'cancelsInvoiceId'>, payments: readonly Settling[]): boolean {
-  return settlingInvoiceId(invoice) === invoice.id ? isSettled(invoice.amountDue, payments) : isCancellationSettled(payments);
 }
 
 /** Refunds paid out or under way: pending, in a payment run, or received by the customer. */
@@ -338,12 +369,12 @@ const REFUNDS_UNDER_WAY = ['pending', 'submitted', 'received'] as const;
 
 /**
  * What the customer has to get back on an invoice, refunds aside: what they paid towards it
- * (received payments) less what it asks. A cancelled invoice asks nothing, but a credit it gave
- * stays given: its credit note asks that back on its own.
+ * (received payments) less what it asks. A cancelled invoice asks nothing and gives nothing: the
+ * refund of a cancelled credit not yet paid out is withdrawn, and what was paid out of it its credit
+ * note asks back (`creditToRecover`).
  */
 function repayable(invoice: Pick<Invoice, 'state' | 'amountDue'>, payments: readonly Settling[]): bigint {
-  const asked = invoice.state !== 'cancelled' ? invoice.amountDue : invoice.amountDue < 0n ? invoice.amountDue : 0n;
-  return sumOf(payments, 'payment', ['received']) - asked;
+  return sumOf(payments, 'payment', ['received']) - (invoice.state === 'cancelled' ? 0n : invoice.amountDue);
 }
 
 /**
@@ -356,9 +387,10 @@ export function refundOwed(invoice: Pick<Invoice, 'state' | 'amountDue'>, paymen
 }
 
 /**
- * What the refunds under way on an invoice exceed what the customer is owed back, as when a payment
- * they pay back is returned by the bank after the refund was made: the part of them that would pay
- * out money never received. Zero when they do not exceed it.
+ * What the refunds under way on an invoice exceed what the customer is owed back: the part of them
+ * that would pay out money never received (a payment they pay back was returned by the bank after
+ * the refund was made) or a credit no longer given (the credit invoice was cancelled). Zero when they
+ * do not exceed it.
  */
 export function refundExcess(invoice: Pick<Invoice, 'state' | 'amountDue'>, payments: readonly Settling[]): Cents {
   const owed = repayable(invoice, payments);

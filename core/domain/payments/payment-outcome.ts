@@ -47,7 +47,8 @@ const refused = (code: PaymentRefusal['code'], message: string): PaymentVerdict 
  * locked payment (an invoice deducted it) does not change, except a return: `received` → `failed`
  * with no other field, which a direct debit allows for months after the collection. A payment
  * failing after it was submitted or received leaves the invoice it settled open again (payments,
- * refunds) and its amount due again (prepayments, refunds: a bounced payout is paid out anew).
+ * refunds) and its amount due again (prepayments, refunds: a bounced payout is paid out anew, as
+ * far as it is still owed).
  */
 export function judgePaymentChange({ type, from, to, lockedAt, changed }: PaymentChange): PaymentVerdict {
   if (to === 'submitted' && from !== 'submitted') {

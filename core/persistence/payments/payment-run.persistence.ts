@@ -151,15 +151,24 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
     const rows = await this.em.execute<CollectableSqlRow[]>(
       `${pending} and (p.type = 'prepayment' or (p.type = 'payment' and i.state = 'issued'))
       union all
-      select null, 'payment', i.contract_id, c.customer_id, c.site_id, c.number, i.id, i.number, i.amount_due - coalesce(taken.amount, 0), null, i.due_date::text, null
+      select null, 'payment', i.contract_id, c.customer_id, c.site_id, c.number, i.id, i.number, open_amount.amount, null, i.due_date::text, null
       from invoices i
       join contracts c on c.account_id = i.account_id and c.id = i.contract_id
       left join lateral (
         select sum(q.amount) as amount from payments q
         where q.account_id = i.account_id and q.invoice_id = i.id and q.type = 'payment' and q.state in ('pending', 'submitted', 'received')
       ) taken on true
+      -- A cancelled credit: what reached the customer (creditToRecover in the invoice domain).
+      left join lateral (
+        select coalesce(sum(q.amount) filter (where q.type = 'refund'), 0) - coalesce(sum(q.amount) filter (where q.type = 'payment'), 0) as amount
+        from payments q
+        where i.cancels_invoice_id is not null and q.account_id = i.account_id and q.invoice_id = i.cancels_invoice_id and q.state = 'received'
+      ) paid_out on true
+      cross join lateral (
+        select case when i.cancels_invoice_id is null then i.amount_due else least(i.amount_due, greatest(paid_out.amount, 0)) end - coalesce(taken.amount, 0) as amount
+      ) open_amount
       where i.account_id = ? and i.state = 'issued' and i.amount_due > 0 and i.due_date <= ?
-        and i.amount_due - coalesce(taken.amount, 0) > 0 and ${sitesFilter}
+        and open_amount.amount > 0 and ${sitesFilter}
       ${order}`,
       [accountId, dueUntil, sites, sites, accountId, dueUntil, sites, sites],
     );

@@ -71,7 +71,7 @@ const englishCreditNote: InvoiceDocument = {
   number: 'CN-2026-000001',
   seller: { name: 'Musterstadt Utilities Ltd', address: address('1 High Street', 'AB1 2CD', 'Exampleton', 'GB'), ...sellerDetails },
   template: { subject: null, introText: 'We credit you the following items.', closingText: 'Kind regards.', footerText: null },
-  cancels: { number: 'INV-2026-000001', issuedAt: null, refunded: '0.00', collecting: '0.00' },
+  cancels: { number: 'INV-2026-000001', issuedAt: null, refunded: '0.00', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' },
   lines: [line('Energy charge', '-357.41')],
   netTotal: '-357.41',
   taxes: [{ percentage: '19.00', netAmount: '-357.41', taxAmount: '-67.91' }],

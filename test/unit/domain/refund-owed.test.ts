@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCancellationSettled, isInvoiceSettled, isSettled, paymentTargetRefusal, refundExcess, refundOwed, settlingInvoiceId } from '../../../core/domain/billing/invoice.js';
+import { creditToRecover, isCancellationSettled, isInvoiceSettled, isSettled, paymentTargetRefusal, refundExcess, refundOwed, settlingInvoiceIds } from '../../../core/domain/billing/invoice.js';
 import { Payment, takeOffPending, type PaymentState } from '../../../core/domain/payments/payment.js';
 
-const payment = (type: string, state: string, amount: bigint) => ({ type, state, amount });
+const payment = (type: string, state: string, amount: bigint, invoiceId = 'inv') => ({ type, state, amount, invoiceId });
 
 describe('what an invoice owes the customer back', () => {
   it('is the credit of an invoice whose amount due is negative, less the refunds under way or paid out', () => {
@@ -41,12 +41,17 @@ describe('what the refunds under way on an invoice exceed what is owed', () => {
     expect(refundExcess({ state: 'cancelled', amountDue: 10_000n }, [payment('refund', 'failed', 4_000n)])).toBe(0n);
   });
 
-  it('leaves the refund of a credit alone, before and after the invoice is cancelled (its credit note asks the credit back)', () => {
-    for (const state of ['issued', 'cancelled'] as const) {
-      expect(refundExcess({ state, amountDue: -5_000n }, [payment('refund', 'pending', 5_000n)]), state).toBe(0n);
-      expect(refundExcess({ state, amountDue: -5_000n }, [payment('refund', 'received', 5_000n), payment('refund', 'pending', 5_000n)]), state).toBe(5_000n);
-    }
-    expect(refundOwed({ state: 'cancelled', amountDue: -5_000n }, [payment('payment', 'received', 1_000n), payment('refund', 'pending', 5_000n)])).toBe(1_000n);
+  it('leaves the refund of a credit alone while the credit stands, and takes it back once the credit is cancelled', () => {
+    const credit = (state: 'issued' | 'cancelled') => ({ state, amountDue: -5_000n });
+    expect(refundExcess(credit('issued'), [payment('refund', 'pending', 5_000n)])).toBe(0n);
+    expect(refundExcess(credit('issued'), [payment('refund', 'received', 5_000n), payment('refund', 'pending', 5_000n)])).toBe(5_000n);
+    expect(refundExcess(credit('cancelled'), [payment('refund', 'pending', 5_000n)])).toBe(5_000n);
+    // Paid out, it is beyond recall: the credit note asks it back (creditToRecover).
+    expect(refundExcess(credit('cancelled'), [payment('refund', 'received', 5_000n)])).toBe(5_000n);
+    // What the customer paid towards the credit invoice stays theirs: that much of the refund stands.
+    const paidTowards = [payment('payment', 'received', 1_000n), payment('refund', 'pending', 5_000n)];
+    expect([refundOwed(credit('cancelled'), paidTowards), refundExcess(credit('cancelled'), paidTowards)]).toEqual([0n, 4_000n]);
+    expect(refundOwed(credit('cancelled'), [payment('payment', 'received', 1_000n)])).toBe(1_000n);
   });
 
   it('is never due beside a refund owed, and nothing is either once the owed is staged and the excess taken off pending refunds', () => {
@@ -72,14 +77,13 @@ describe('what the refunds under way on an invoice exceed what is owed', () => {
 describe('settling a credit note that cancels an invoice', () => {
   const creditNote = (amountDue: bigint) => ({ id: 'cn', kind: 'credit_note' as const, amountDue, cancelsInvoiceId: 'inv' });
 
-  it('is settled by the cancelled invoice when it asks nothing of the customer, by itself when it asks the credit back', () => {
-    expect(settlingInvoiceId(creditNote(-1_428n))).toBe('inv');
-    expect(settlingInvoiceId(creditNote(0n))).toBe('inv');
-    expect(settlingInvoiceId(creditNote(3_572n))).toBe('cn');
-    expect(settlingInvoiceId({ id: 'inv', kind: 'invoice', amountDue: -3_572n, cancelsInvoiceId: null })).toBe('inv');
-    // Its own payments: a positive credit note is paid by a received payment naming it.
-    expect(isInvoiceSettled(creditNote(3_572n), [payment('payment', 'received', 3_572n)])).toBe(true);
-    expect(isInvoiceSettled(creditNote(3_572n), [])).toBe(false);
+  it('is settled with the payments of the invoice it cancels; an invoice by its own', () => {
+    for (const amountDue of [-1_428n, 0n, 3_572n]) expect(settlingInvoiceIds(creditNote(amountDue))).toEqual(['cn', 'inv']);
+    expect(settlingInvoiceIds({ id: 'inv', kind: 'invoice', amountDue: -3_572n, cancelsInvoiceId: null })).toEqual(['inv']);
+    // Payments of other invoices do not count.
+    expect(isInvoiceSettled({ id: 'inv', kind: 'invoice', amountDue: 1_000n, cancelsInvoiceId: null }, [payment('payment', 'received', 1_000n, 'other')])).toBe(false);
+    expect(isInvoiceSettled(creditNote(-1_428n), [payment('payment', 'received', 1_428n)])).toBe(false);
+    expect(isInvoiceSettled(creditNote(-1_428n), [payment('payment', 'received', 1_428n, 'cn')])).toBe(true);
   });
 
   it.each([
@@ -99,6 +103,36 @@ describe('settling a credit note that cancels an invoice', () => {
     expect(isInvoiceSettled(creditNote(-1_428n), payments)).toBe(settled);
   });
 
+  it.each([
+    ['the credit never paid out (its refund withdrawn)', [payment('refund', 'failed', 3_572n)], true],
+    ['nothing on the credit invoice at all', [], true],
+    ['its refund in a payment run, which may yet reach the customer', [payment('refund', 'submitted', 3_572n)], false],
+    ['its refund paid out and nothing paid back', [payment('refund', 'received', 3_572n)], false],
+    ['its refund paid out and paid back', [payment('refund', 'received', 3_572n), payment('payment', 'received', 3_572n, 'cn')], true],
+    ['its refund paid out and the debit back in a payment run', [payment('refund', 'received', 3_572n), payment('payment', 'submitted', 3_572n, 'cn')], false],
+    ['part of it paid out and that part paid back', [payment('refund', 'received', 2_000n), payment('refund', 'failed', 1_572n), payment('payment', 'received', 2_000n, 'cn')], true],
+    ['a payment towards the credit invoice, offset against its refund', [payment('payment', 'received', 1_000n), payment('refund', 'received', 3_572n), payment('payment', 'received', 2_572n, 'cn')], true],
+  ] as const)('asking a credit back, with %s: %s', (_, payments, settled) => {
+    expect(isInvoiceSettled(creditNote(3_572n), payments)).toBe(settled);
+  });
+
+  it('asks back of a cancelled credit exactly what reached the customer, so that with what the credit invoice owes back nothing is gained or lost', () => {
+    const arbitraryPayment = fc.record({ type: fc.constantFrom('payment', 'refund'), state: fc.constantFrom('received', 'failed'), amount: fc.bigInt({ min: 1n, max: 50_000n }) });
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 50_000n }), fc.array(arbitraryPayment, { maxLength: 8 }), (credit, drawn) => {
+        const payments = drawn.map((p) => ({ ...p, invoiceId: 'inv' }));
+        const received = (type: string) => payments.filter((p) => p.type === type && p.state === 'received').reduce((sum, p) => sum + p.amount, 0n);
+        const reachedCustomer = received('refund') - received('payment');
+        const recovered = creditToRecover(credit, payments);
+        expect(recovered >= 0n && recovered <= credit).toBe(true);
+        // Refunds paid out beyond the credit are not the credit note's to ask back.
+        if (reachedCustomer <= credit) expect(reachedCustomer + refundOwed({ state: 'cancelled', amountDue: -credit }, payments) - recovered).toBe(0n);
+        // Once the credit note is paid what it asks, it is settled.
+        expect(isInvoiceSettled(creditNote(credit), [...payments, payment('payment', 'received', recovered, 'cn')])).toBe(true);
+      }),
+    );
+  });
+
   it('is named by payments when it asks a credit back, like an issued or paid invoice, and never otherwise', () => {
     const document = (kind: 'invoice' | 'credit_note', state: 'draft' | 'issued' | 'paid' | 'cancelled', amountDue: bigint) => ({ id: 'x', kind, state, amountDue, cancelsInvoiceId: kind === 'credit_note' ? 'inv' : null });
     for (const state of ['issued', 'paid'] as const) {
@@ -113,7 +147,12 @@ describe('settling a credit note that cancels an invoice', () => {
   });
 
   it('is settled exactly when nothing is under way on the cancelled invoice and nothing is owed back on it', () => {
-    const arbitraryPayment = fc.record({ type: fc.constantFrom('payment', 'refund'), state: fc.constantFrom('pending', 'submitted', 'received', 'failed'), amount: fc.bigInt({ min: 1n, max: 50_000n }) });
+    const arbitraryPayment = fc.record({
+      type: fc.constantFrom('payment', 'refund'),
+      state: fc.constantFrom('pending', 'submitted', 'received', 'failed'),
+      amount: fc.bigInt({ min: 1n, max: 50_000n }),
+      invoiceId: fc.constant('inv'),
+    });
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 50_000n }), fc.array(arbitraryPayment, { maxLength: 8 }), (amountDue, payments) => {
         const underWay = payments.some((p) => p.state === 'submitted' || (p.type === 'refund' && p.state === 'pending'));
