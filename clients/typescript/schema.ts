@@ -2163,7 +2163,7 @@ export interface components {
             /** Format: date */
             periodEnd: string;
             /**
-             * @description draft -> issued -> paid (issued again when a payment that settled it fails); issued or paid -> cancelled. Paid once received payments naming it cover amountDue (received refunds a negative one), at issue when amountDue is 0. A credit note that cancels an invoice and asks nothing of the customer is paid once what was paid towards the cancelled invoice has been refunded and nothing naming it is still under way (no refund to pay out, no payment in a payment run): at once when nothing was paid. A credit note that cancels a credit (positive amountDue) is paid once received payments naming it cover what of the credit reached the customer (received refunds less payments towards the credit invoice), with no refund of the credit in a payment run: at once when nothing was paid out
+             * @description draft -> issued -> paid (issued again when a payment that settled it fails); issued or paid -> cancelled. Paid once received payments naming it cover amountDue (received refunds a negative one), at issue when amountDue is 0. A credit note that cancels an invoice is paid once what was received towards that invoice has been refunded, what the customer got back beyond it (a credit paid out, a refund of a payment returned after) has come back through received payments naming the credit note, and nothing naming the invoice is still under way (no refund to pay out, no payment in a payment run): at once when nothing was paid and nothing paid out
              * @enum {string}
              */
             state: "draft" | "issued" | "paid" | "cancelled";

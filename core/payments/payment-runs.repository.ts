@@ -43,9 +43,9 @@ export interface PaymentRunRepository extends ResourceRepository<PaymentRun, { s
   /**
    * Direct debits: pending prepayments and pending payments of issued invoices due by `dueUntil`,
    * and (no payment id) the open amount of every issued invoice due by then: amount due minus its
-   * payments pending, submitted or received. Credit notes too: the one of a cancelled credit asks
-   * back what of the credit reached the customer (`creditToRecover`), as the cancellation unlocked
-   * the prepayments behind it.
+   * payments pending, submitted or received. Credit notes too, for what the customer got back on
+   * the invoice they cancel beyond what they paid towards it (`toRecover`): the credit paid out of a
+   * cancelled credit, or a refund of a payment the bank returned after.
    * Credit transfers: pending refunds. By customer, due date.
    */
   collectables(query: CollectablesQuery): Promise<CollectableRow[]>;

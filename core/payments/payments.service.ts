@@ -240,7 +240,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
         if (!invoice) found.push({ path, code: 'reference_not_found', message: `No invoice with id ${command.invoiceId}.` });
         else if (contract && invoice.contractId !== contract.id) found.push({ path, code: 'invoice_of_other_contract', message: `Invoice ${invoice.id} bills another contract.` });
         else if (invoice.id !== namedInvoiceId) {
-          const refusal = paymentTargetRefusal(invoice);
+          const refusal = paymentTargetRefusal(invoice, command.type);
           if (refusal) found.push({ path, code: 'invoice_not_issued', message: refusal });
         }
       }

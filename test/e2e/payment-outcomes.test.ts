@@ -74,6 +74,12 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
   const invoiceState = async (id: string) => (await api.get(`/v1/invoices/${id}`)).body.state;
   /** The first collection date a run may ask for today. */
   const collectionDate = () => earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
+  /** A run of `type` for the site finds nothing to pay. */
+  const nothingToCollect = async (type: string, siteId: string, dueUntil: string) => {
+    const refused = await api.post('/v1/payment-runs', { type, collectionDate: collectionDate(), dueUntil, siteIds: [siteId] });
+    expect([refused.status, refused.body.code], type).toEqual([409, 'nothing_to_pay']);
+  };
+
   /** Runs `work` in a transaction of a session of its own, which it commits. */
   async function inOtherSession(work: (db: pg.Client) => Promise<void>): Promise<void> {
     const db = new pg.Client({ connectionString: app.database.url });
@@ -357,6 +363,30 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect([payout.status, payout.body.code]).toEqual([409, 'nothing_to_pay']);
   });
 
+  it('asks back through the credit note a refund paid out for a payment the bank returned after', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
+    const creditNote = (await api.post(`/v1/invoices/${invoice.id}/cancel`)).body;
+    const refund = (await paymentRows(contract.id)).find((p) => p.type === 'refund')!;
+    await create(api, '/v1/payment-runs', { type: 'credit_transfer', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
+    expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+
+    // The customer has the 14.28 back twice: the credit note asks one back.
+    expect((await api.patch(`/v1/payments/${payment.id}`, { state: 'failed' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
+    expect((await events('invoice.reopened', creditNote.id)).map((e: Record<string, any>) => e.data.state)).toEqual(['issued']);
+    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
+    const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
+    expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '14.28', invoiceId: creditNote.id, state: 'submitted' })]);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
+    expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+    await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
+    await nothingToCollect('credit_transfer', siteId, creditNote.dueDate);
+  });
+
   it('refunds a payment that arrives for an invoice cancelled while it was being collected', async () => {
     const { contract, method, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);
@@ -465,11 +495,6 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     return run;
   }
 
-  const nothingToCollect = async (type: string, siteId: string, dueUntil: string) => {
-    const refused = await api.post('/v1/payment-runs', { type, collectionDate: collectionDate(), dueUntil, siteIds: [siteId] });
-    expect([refused.status, refused.body.code], type).toEqual([409, 'nothing_to_pay']);
-  };
-
   it('withdraws the refund of a credit cancelled before it was paid out: its credit note asks nothing, and billing again credits it once', async () => {
     const { contract, siteId, credit, refund } = await creditOf35();
     const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
@@ -540,7 +565,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     ]);
   });
 
-  it('takes a transfer towards the credit note of a cancelled credit, and names the invoice that settles a credit note asking nothing', async () => {
+  it('takes a transfer towards the credit note of a cancelled credit, and names the invoice whose refunds pay back a cancellation', async () => {
     const { contract, siteId, credit, refund } = await creditOf35();
     await payOut(siteId, refund);
     expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
@@ -558,7 +583,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const named = await api.post('/v1/payments', { contractId: other.contract.id, amount: '14.28', type: 'refund', dueDate: storno.dueDate, invoiceId: storno.id });
     expect([named.status, named.body.errors]).toEqual([
       400,
-      [expect.objectContaining({ path: 'invoiceId', code: 'invoice_not_issued', message: `Credit note ${storno.id} asks nothing of the customer: the payments of invoice ${again.id}, which it cancels, settle it (its refunds name that invoice).` })],
+      [expect.objectContaining({ path: 'invoiceId', code: 'invoice_not_issued', message: `Credit note ${storno.id} pays back through refunds naming invoice ${again.id}, which it cancels; name that invoice.` })],
     ]);
     const cancelled = await api.post('/v1/payments', { contractId: other.contract.id, amount: '1.00', type: 'payment', dueDate: storno.dueDate, invoiceId: again.id });
     expect(cancelled.body.errors).toEqual([expect.objectContaining({ path: 'invoiceId', code: 'invoice_not_issued', message: `Invoice ${again.id} is cancelled; payments settle issued invoices.` })]);

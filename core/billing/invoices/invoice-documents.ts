@@ -4,7 +4,7 @@ import type { CustomerRepository } from '../../customers/customers.repository.js
 import type { Account } from '../../domain/accounts/account.js';
 import { disputeResolutionTextOf } from '../../domain/accounts/seller-details.js';
 import type { Address } from '../../domain/addresses/address.js';
-import { creditToRecover, type Invoice, type LineItem } from '../../domain/billing/invoice.js';
+import { toRecover, type Invoice, type LineItem } from '../../domain/billing/invoice.js';
 import { formatCents, formatDecimal } from '../../domain/billing/money.js';
 import { prepaymentTaxes } from '../../domain/billing/prepayment-tax.js';
 import { PRICE_COMPONENT_CATEGORIES, type PriceComponentCategory } from '../../domain/billing/price.js';
@@ -377,7 +377,7 @@ export class InvoiceDocuments {
                 refunded: formatCents(sumOf(ofCancelled, (p) => p.type === 'refund' && p.state !== 'failed' && p.reference === invoice.number)),
                 // Debits in a payment run: what arrives of them is refunded too.
                 collecting: formatCents(sumOf(ofCancelled, (p) => p.type === 'payment' && p.state === 'submitted')),
-                creditPaidOut: formatCents(creditCancelled ? creditToRecover(invoice.amountDue, ofCancelled) : 0n),
+                creditPaidOut: formatCents(creditCancelled ? toRecover(ofCancelled) : 0n),
                 creditPayingOut: formatCents(creditCancelled ? sumOf(ofCancelled, (p) => p.type === 'refund' && p.state === 'submitted') : 0n),
               }
             : null,

@@ -292,74 +292,71 @@ export function isSettled(amountDue: bigint, payments: readonly Settling[]): boo
   return received >= (amountDue >= 0n ? amountDue : -amountDue);
 }
 
-type Cancellation = Pick<Invoice, 'id' | 'kind' | 'amountDue' | 'cancelsInvoiceId'>;
+type Cancellation = Pick<Invoice, 'id' | 'kind' | 'cancelsInvoiceId'>;
 
 /**
- * Whether a document is a credit note that cancels an invoice and asks nothing of the customer (an
- * amount due of zero or less). It takes back what the cancelled invoice asked: the part the customer
- * never paid is offset, and what they paid is refunded by refunds naming the cancelled invoice (they
- * carry the credit note's number). So the cancelled invoice's payments settle it.
+ * Whether a document is a credit note that cancels an invoice (a Stornorechnung). It takes back what
+ * the cancelled invoice asked or gave: what the customer never paid is no longer owed, what they
+ * paid is refunded by refunds naming the cancelled invoice (they carry the credit note's number), a
+ * credit not yet paid out is withdrawn, and what they got back beyond what they paid (a credit paid
+ * out, a refund of a payment the bank then returned) is asked back by payments naming the credit note.
  */
-const asksNothing = (invoice: Cancellation): boolean => invoice.kind === 'credit_note' && invoice.cancelsInvoiceId !== null && invoice.amountDue <= 0n;
+const isCancellationNote = (invoice: Cancellation): boolean => invoice.kind === 'credit_note' && invoice.cancelsInvoiceId !== null;
 
 /**
  * The invoices whose payments settle an issued invoice or credit note (`isInvoiceSettled`): its own,
  * and for a credit note that cancels an invoice also the cancelled invoice's.
  */
 export function settlingInvoiceIds(invoice: Cancellation): string[] {
-  return invoice.kind === 'credit_note' && invoice.cancelsInvoiceId ? [invoice.id, invoice.cancelsInvoiceId] : [invoice.id];
+  return isCancellationNote(invoice) ? [invoice.id, invoice.cancelsInvoiceId!] : [invoice.id];
 }
 
 /**
- * Whether the payments naming a cancelled invoice settle its credit note when that asks nothing of
- * the customer: every payment received towards the invoice has been paid back by a received refund,
- * no refund is still to be paid out (pending or in a payment run), and no payment is in a payment
- * run, whose outcome may yet bring money in. A credit note of an invoice nobody paid anything towards
- * is settled at once; a payment recorded as received later makes it open again until it is refunded.
+ * What the customer got back on a cancelled invoice beyond what they paid towards it (received
+ * refunds less received payments; zero when not more): the credit paid out of a cancelled credit,
+ * or a refund paid out for a payment the bank returned after. The credit note asks it back. A refund
+ * in a payment run counts once it has arrived.
  */
-export function isCancellationSettled(payments: readonly Settling[]): boolean {
-  if (payments.some((p) => p.state === 'submitted' || (p.type === 'refund' && p.state === 'pending'))) return false;
-  return sumOf(payments, 'refund', ['received']) >= sumOf(payments, 'payment', ['received']);
+export function toRecover(cancelledPayments: readonly Settling[]): Cents {
+  const beyond = sumOf(cancelledPayments, 'refund', ['received']) - sumOf(cancelledPayments, 'payment', ['received']);
+  return beyond > 0n ? beyond : 0n;
 }
 
 /**
- * What a credit note that cancels a credit (an amount due above zero) asks of the customer, given the
- * payments naming the cancelled credit invoice: the credit that reached them (received refunds, less
- * what they paid towards that invoice), never more than the credit note's amount due. The part of
- * the credit never paid out is withdrawn with the cancellation and asked for by nobody; a refund in a
- * payment run counts once it has arrived.
+ * Whether a credit note that cancels an invoice is settled, given the payments naming the cancelled
+ * invoice and its own: nothing is under way on the cancelled invoice (no refund pending or in a
+ * payment run, no payment in a payment run, whose outcome may yet move money), what was received
+ * towards it has been paid back by received refunds, and what the customer got back beyond that
+ * (`toRecover`) has come back through received payments naming the credit note. A credit note of an
+ * invoice nobody paid anything towards, or of a credit never paid out, is settled at once.
  */
-export function creditToRecover(amountDue: Cents, cancelledPayments: readonly Settling[]): Cents {
-  const paidOut = sumOf(cancelledPayments, 'refund', ['received']) - sumOf(cancelledPayments, 'payment', ['received']);
-  if (paidOut <= 0n) return 0n;
-  return paidOut < amountDue ? paidOut : amountDue;
+export function isCancellationSettled(cancelled: readonly Settling[], own: readonly Settling[]): boolean {
+  if (cancelled.some((p) => p.state === 'submitted' || (p.type === 'refund' && p.state === 'pending'))) return false;
+  const refunded = sumOf(cancelled, 'refund', ['received']) - sumOf(cancelled, 'payment', ['received']);
+  return refunded >= 0n && sumOf(own, 'payment', ['received']) >= refunded;
 }
 
 /**
  * Whether an issued invoice or credit note is settled, given the payments naming its
- * `settlingInvoiceIds`: an invoice or a credit note that cancels nothing by its own received payments
- * (`isSettled`); a credit note that asks nothing by the cancelled invoice's (`isCancellationSettled`);
- * one that cancels a credit by its own received payments covering the credit paid out
- * (`creditToRecover`), once no refund of the credit is in a payment run.
+ * `settlingInvoiceIds`: an invoice by its own received payments (`isSettled`), a credit note that
+ * cancels an invoice with the cancelled invoice's (`isCancellationSettled`).
  */
-export function isInvoiceSettled(invoice: Cancellation, payments: ReadonlyArray<Settling & { invoiceId: string | null }>): boolean {
+export function isInvoiceSettled(invoice: Cancellation & Pick<Invoice, 'amountDue'>, payments: ReadonlyArray<Settling & { invoiceId: string | null }>): boolean {
   const own = payments.filter((p) => p.invoiceId === invoice.id);
-  if (invoice.kind !== 'credit_note' || !invoice.cancelsInvoiceId) return isSettled(invoice.amountDue, own);
-  const cancelled = payments.filter((p) => p.invoiceId === invoice.cancelsInvoiceId);
-  if (asksNothing(invoice)) return isCancellationSettled(cancelled);
-  if (cancelled.some((p) => p.type === 'refund' && p.state === 'submitted')) return false;
-  return sumOf(own, 'payment', ['received']) >= creditToRecover(invoice.amountDue, cancelled);
+  if (!isCancellationNote(invoice)) return isSettled(invoice.amountDue, own);
+  return isCancellationSettled(payments.filter((p) => p.invoiceId === invoice.cancelsInvoiceId), own);
 }
 
 /**
- * Why a payment may not come to name this invoice, or null when it may: an issued or paid document
- * that its own payments settle — an invoice, or a credit note that asks a credit back (paid by direct
- * debit or by transfer). A credit note that asks nothing is settled through the invoice it cancels.
+ * Why a payment of `type` may not come to name this invoice, or null when it may: an issued or paid
+ * document. A refund may not name a credit note that cancels an invoice and credits the customer
+ * (an amount due of zero or less): what it pays back is refunded by refunds naming the cancelled
+ * invoice, which settle it.
  */
-export function paymentTargetRefusal(invoice: Pick<Invoice, 'id' | 'kind' | 'state' | 'amountDue' | 'cancelsInvoiceId'>): string | null {
+export function paymentTargetRefusal(invoice: Pick<Invoice, 'id' | 'kind' | 'state' | 'amountDue' | 'cancelsInvoiceId'>, type: string): string | null {
   if (invoice.state !== 'issued' && invoice.state !== 'paid') return `${invoice.kind === 'invoice' ? 'Invoice' : 'Credit note'} ${invoice.id} is ${invoice.state}; payments settle issued invoices.`;
-  if (asksNothing(invoice)) {
-    return `Credit note ${invoice.id} asks nothing of the customer: the payments of invoice ${invoice.cancelsInvoiceId}, which it cancels, settle it (its refunds name that invoice).`;
+  if (type === 'refund' && isCancellationNote(invoice) && invoice.amountDue <= 0n) {
+    return `Credit note ${invoice.id} pays back through refunds naming invoice ${invoice.cancelsInvoiceId}, which it cancels; name that invoice.`;
   }
   return null;
 }
@@ -371,7 +368,7 @@ const REFUNDS_UNDER_WAY = ['pending', 'submitted', 'received'] as const;
  * What the customer has to get back on an invoice, refunds aside: what they paid towards it
  * (received payments) less what it asks. A cancelled invoice asks nothing and gives nothing: the
  * refund of a cancelled credit not yet paid out is withdrawn, and what was paid out of it its credit
- * note asks back (`creditToRecover`).
+ * note asks back (`toRecover`).
  */
 function repayable(invoice: Pick<Invoice, 'state' | 'amountDue'>, payments: readonly Settling[]): bigint {
   return sumOf(payments, 'payment', ['received']) - (invoice.state === 'cancelled' ? 0n : invoice.amountDue);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { creditToRecover, isCancellationSettled, isInvoiceSettled, isSettled, paymentTargetRefusal, refundExcess, refundOwed, settlingInvoiceIds } from '../../../core/domain/billing/invoice.js';
+import { isCancellationSettled, isInvoiceSettled, isSettled, paymentTargetRefusal, refundExcess, refundOwed, settlingInvoiceIds, toRecover } from '../../../core/domain/billing/invoice.js';
 import { Payment, takeOffPending, type PaymentState } from '../../../core/domain/payments/payment.js';
 
 const payment = (type: string, state: string, amount: bigint, invoiceId = 'inv') => ({ type, state, amount, invoiceId });
@@ -79,11 +79,11 @@ describe('settling a credit note that cancels an invoice', () => {
 
   it('is settled with the payments of the invoice it cancels; an invoice by its own', () => {
     for (const amountDue of [-1_428n, 0n, 3_572n]) expect(settlingInvoiceIds(creditNote(amountDue))).toEqual(['cn', 'inv']);
-    expect(settlingInvoiceIds({ id: 'inv', kind: 'invoice', amountDue: -3_572n, cancelsInvoiceId: null })).toEqual(['inv']);
+    expect(settlingInvoiceIds({ id: 'inv', kind: 'invoice', cancelsInvoiceId: null })).toEqual(['inv']);
     // Payments of other invoices do not count.
     expect(isInvoiceSettled({ id: 'inv', kind: 'invoice', amountDue: 1_000n, cancelsInvoiceId: null }, [payment('payment', 'received', 1_000n, 'other')])).toBe(false);
     expect(isInvoiceSettled(creditNote(-1_428n), [payment('payment', 'received', 1_428n)])).toBe(false);
-    expect(isInvoiceSettled(creditNote(-1_428n), [payment('payment', 'received', 1_428n, 'cn')])).toBe(true);
+    expect(isInvoiceSettled(creditNote(-1_428n), [payment('payment', 'received', 1_428n), payment('refund', 'received', 1_428n)])).toBe(true);
   });
 
   it.each([
@@ -97,9 +97,12 @@ describe('settling a credit note that cancels an invoice', () => {
     ['a debit returned by the bank', [payment('payment', 'failed', 1_428n)], true],
     ['a returned payment whose refund was withdrawn', [payment('payment', 'failed', 1_000n), payment('refund', 'failed', 1_000n)], true],
     ['a payment recorded as still expected, which need not be paid any more', [payment('payment', 'pending', 428n)], true],
-    ['a refund paid out beyond what arrived (what it exceeds by is owed apart)', [payment('payment', 'failed', 1_000n), payment('refund', 'received', 1_000n)], true],
+    ['a refund paid out for a payment the bank returned after', [payment('payment', 'failed', 1_000n), payment('refund', 'received', 1_000n)], false],
+    ['a refund paid out for a returned payment, and paid back', [payment('payment', 'failed', 1_000n), payment('refund', 'received', 1_000n), payment('payment', 'received', 1_000n, 'cn')], true],
+    ['a refund paid out for a returned payment, its debit back in a payment run', [payment('payment', 'failed', 1_000n), payment('refund', 'received', 1_000n), payment('payment', 'submitted', 1_000n, 'cn')], false],
   ] as const)('with %s: %s', (_, payments, settled) => {
-    expect(isCancellationSettled(payments)).toBe(settled);
+    const ofInvoice = (id: string) => payments.filter((p) => p.invoiceId === id);
+    expect(isCancellationSettled(ofInvoice('inv'), ofInvoice('cn'))).toBe(settled);
     expect(isInvoiceSettled(creditNote(-1_428n), payments)).toBe(settled);
   });
 
@@ -116,37 +119,43 @@ describe('settling a credit note that cancels an invoice', () => {
     expect(isInvoiceSettled(creditNote(3_572n), payments)).toBe(settled);
   });
 
-  it('asks back of a cancelled credit exactly what reached the customer, so that with what the credit invoice owes back nothing is gained or lost', () => {
+  it('asks back what the customer got back on the cancelled invoice, so that with what that invoice owes back nothing is gained or lost', () => {
     const arbitraryPayment = fc.record({ type: fc.constantFrom('payment', 'refund'), state: fc.constantFrom('received', 'failed'), amount: fc.bigInt({ min: 1n, max: 50_000n }) });
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 50_000n }), fc.array(arbitraryPayment, { maxLength: 8 }), (credit, drawn) => {
+      fc.property(fc.bigInt({ min: -50_000n, max: 50_000n }), fc.array(arbitraryPayment, { maxLength: 8 }), (amountDue, drawn) => {
         const payments = drawn.map((p) => ({ ...p, invoiceId: 'inv' }));
         const received = (type: string) => payments.filter((p) => p.type === type && p.state === 'received').reduce((sum, p) => sum + p.amount, 0n);
-        const reachedCustomer = received('refund') - received('payment');
-        const recovered = creditToRecover(credit, payments);
-        expect(recovered >= 0n && recovered <= credit).toBe(true);
-        // Refunds paid out beyond the credit are not the credit note's to ask back.
-        if (reachedCustomer <= credit) expect(reachedCustomer + refundOwed({ state: 'cancelled', amountDue: -credit }, payments) - recovered).toBe(0n);
-        // Once the credit note is paid what it asks, it is settled.
-        expect(isInvoiceSettled(creditNote(credit), [...payments, payment('payment', 'received', recovered, 'cn')])).toBe(true);
+        const recovered = toRecover(payments);
+        const owed = refundOwed({ state: 'cancelled', amountDue: -amountDue }, payments);
+        expect(recovered >= 0n && owed >= 0n && (recovered === 0n || owed === 0n)).toBe(true);
+        // The customer's money on the cancelled invoice and its credit note comes to nothing.
+        expect(received('refund') + owed - received('payment') - recovered).toBe(0n);
+        // Once the owed refund and what the credit note asks have arrived, it is settled.
+        const settledWith = [...payments, payment('refund', 'received', owed), payment('payment', 'received', recovered, 'cn')];
+        expect(isInvoiceSettled(creditNote(amountDue), settledWith)).toBe(true);
+        if (recovered > 0n) expect(isInvoiceSettled(creditNote(amountDue), payments)).toBe(false);
       }),
     );
   });
 
-  it('is named by payments when it asks a credit back, like an issued or paid invoice, and never otherwise', () => {
+  it('is named by payments when issued or paid, and by refunds unless the invoice it cancels takes them', () => {
     const document = (kind: 'invoice' | 'credit_note', state: 'draft' | 'issued' | 'paid' | 'cancelled', amountDue: bigint) => ({ id: 'x', kind, state, amountDue, cancelsInvoiceId: kind === 'credit_note' ? 'inv' : null });
     for (const state of ['issued', 'paid'] as const) {
-      expect(paymentTargetRefusal(document('invoice', state, 1_428n)), state).toBeNull();
-      expect(paymentTargetRefusal(document('invoice', state, -1_428n)), state).toBeNull();
-      expect(paymentTargetRefusal(document('credit_note', state, 3_572n)), state).toBeNull();
-      expect(paymentTargetRefusal(document('credit_note', state, -1_428n)), state).toMatch(/^Credit note x asks nothing of the customer: the payments of invoice inv/);
-      expect(paymentTargetRefusal(document('credit_note', state, 0n)), state).toMatch(/^Credit note x asks nothing/);
+      for (const type of ['payment', 'refund']) {
+        expect(paymentTargetRefusal(document('invoice', state, 1_428n), type), state).toBeNull();
+        expect(paymentTargetRefusal(document('invoice', state, -1_428n), type), state).toBeNull();
+        expect(paymentTargetRefusal(document('credit_note', state, 3_572n), type), state).toBeNull();
+      }
+      for (const amountDue of [-1_428n, 0n]) {
+        expect(paymentTargetRefusal(document('credit_note', state, amountDue), 'payment'), state).toBeNull();
+        expect(paymentTargetRefusal(document('credit_note', state, amountDue), 'refund'), state).toBe('Credit note x pays back through refunds naming invoice inv, which it cancels; name that invoice.');
+      }
     }
-    expect(paymentTargetRefusal(document('invoice', 'draft', 1_428n))).toBe('Invoice x is draft; payments settle issued invoices.');
-    expect(paymentTargetRefusal(document('invoice', 'cancelled', 1_428n))).toBe('Invoice x is cancelled; payments settle issued invoices.');
+    expect(paymentTargetRefusal(document('invoice', 'draft', 1_428n), 'payment')).toBe('Invoice x is draft; payments settle issued invoices.');
+    expect(paymentTargetRefusal(document('invoice', 'cancelled', 1_428n), 'refund')).toBe('Invoice x is cancelled; payments settle issued invoices.');
   });
 
-  it('is settled exactly when nothing is under way on the cancelled invoice and nothing is owed back on it', () => {
+  it('is settled exactly when nothing is under way on the cancelled invoice and nothing is owed back or to be recovered', () => {
     const arbitraryPayment = fc.record({
       type: fc.constantFrom('payment', 'refund'),
       state: fc.constantFrom('pending', 'submitted', 'received', 'failed'),
@@ -154,10 +163,10 @@ describe('settling a credit note that cancels an invoice', () => {
       invoiceId: fc.constant('inv'),
     });
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 50_000n }), fc.array(arbitraryPayment, { maxLength: 8 }), (amountDue, payments) => {
+      fc.property(fc.bigInt({ min: -50_000n, max: 50_000n }), fc.array(arbitraryPayment, { maxLength: 8 }), (amountDue, payments) => {
         const underWay = payments.some((p) => p.state === 'submitted' || (p.type === 'refund' && p.state === 'pending'));
         const cancelled = { state: 'cancelled' as const, amountDue };
-        expect(isInvoiceSettled(creditNote(-amountDue), payments)).toBe(!underWay && refundOwed(cancelled, payments) === 0n);
+        expect(isInvoiceSettled(creditNote(-amountDue), payments)).toBe(!underWay && refundOwed(cancelled, payments) === 0n && toRecover(payments) === 0n);
       }),
     );
   });
