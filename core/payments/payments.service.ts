@@ -107,10 +107,12 @@ export class PaymentsService implements ResourceService<PaymentView> {
   async update(actor: Actor, id: string, patch: unknown): Promise<PaymentView> {
     return this.deps.uow.transactional(async () => {
       const stored = await loadOwned(this.deps.payments, actor, 'payment', id);
-      // The invoice it names first, then the payment, the order in which settling and refunds lock
-      // them: a return that cuts back this invoice's pending refunds holds the invoice while it waits
-      // for them, and would deadlock with a change of one of them that held it first.
-      if (stored.invoiceId) await this.deps.payments.findByLockedInvoices(actor.accountId, [stored.invoiceId]);
+      // The invoices settling it locks first (the one it names, and a cancelled invoice's credit
+      // note or a credit note's cancelled invoice), then the payment, the order in which settling
+      // and refunds lock them: a return that cuts back this invoice's pending refunds holds the
+      // invoice while it waits for them, and would deadlock with a change of one of them that held
+      // it first.
+      if (stored.invoiceId) await this.deps.issuer.lockSettlement(actor.accountId, [stored.invoiceId]);
       // Two requests recording one outcome at once would both set off its follow-ups: the later waits and sees the earlier's.
       const payment = (await this.deps.payments.lockByIds(actor.accountId, [id]))[0]!;
       const namedBefore = payment.invoiceId;

@@ -234,6 +234,28 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['failed']);
   });
 
+  it('locks the invoice a credit note cancels before a payment of the credit note, as settling the credit note does', async () => {
+    const { contract, siteId, credit, refund } = await creditOf35();
+    await payOut(siteId, refund);
+    expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
+    const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
+    const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '35.72', type: 'payment', dueDate: creditNote.dueDate, invoiceId: creditNote.id });
+    let receiving: Promise<ApiResponse> | undefined;
+    let paymentFree: unknown;
+    await inOtherSession(async (db) => {
+      await db.query('select 1 from invoices where id = $1 for no key update', [credit.id]);
+      receiving = api.patch(`/v1/payments/${payment.id}`, { state: 'received' });
+      await waitFor('the change waiting for the cancelled invoice', () => blocksAnother(db));
+      paymentFree = await inOtherSession(async (other) => void (await other.query('select 1 from payments where id = $1 for update nowait', [payment.id]))).then(
+        () => true,
+        (error: { code?: string }) => error.code,
+      );
+    });
+    expect(paymentFree).toBe(true);
+    expect((await receiving!).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+  });
+
   it('settles and refunds again when a received payment is corrected: moved to another invoice, or less than recorded', async () => {
     const { contract, siteId } = await contractWithMandate();
     const september = await bill(siteId, SEPTEMBER);

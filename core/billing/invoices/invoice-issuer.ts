@@ -10,7 +10,7 @@ import { recordPayments } from '../../payments/payment-events.js';
 import type { PaymentMethodRepository, PaymentRepository } from '../../payments/payments.repository.js';
 import { presentInvoice } from './invoice-presenter.js';
 import { reconcileRefunds, refundDueAgain, stageRefunds, type RefundRequest } from './invoice-refunds.js';
-import { settleInvoices } from './invoice-settlement.js';
+import { lockSettlement, settleInvoices } from './invoice-settlement.js';
 import type { InvoiceRepository } from './invoices.repository.js';
 
 export interface InvoiceIssuerDependencies {
@@ -65,6 +65,11 @@ export class InvoiceIssuer {
     const { paid, reopened } = await settleInvoices(this.deps, causer.accountId, invoiceIds, now, reopen);
     if (paid.length > 0) await this.record(causer.accountId, 'invoice.paid', paid, causer.userId);
     if (reopened.length > 0) await this.record(causer.accountId, 'invoice.reopened', reopened, causer.userId);
+  }
+
+  /** Takes the locks that settling these invoices takes, in its order (`lockSettlement`). */
+  async lockSettlement(accountId: string, invoiceIds: readonly string[]): Promise<void> {
+    await lockSettlement(this.deps, accountId, invoiceIds);
   }
 
   /** A pending refund of what each invoice owes the customer back, if anything (`stageRefunds`). */
