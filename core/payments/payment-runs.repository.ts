@@ -43,9 +43,10 @@ export interface PaymentRunRepository extends ResourceRepository<PaymentRun, { s
   /**
    * Direct debits: pending prepayments and pending payments of issued invoices due by `dueUntil`,
    * and (no payment id) the open amount of every issued invoice due by then: amount due minus its
-   * payments pending, submitted or received. Credit notes too, for what the customer got back on
-   * the invoice they cancel beyond what they paid towards it (`toRecover`): the credit paid out of a
-   * cancelled credit, or a refund of a payment the bank returned after.
+   * payments pending, submitted or received. The credit note of a cancelled credit too, which its
+   * PDF announces as a debit: for what of the credit reached the customer (`toRecover`). What a
+   * credit note asks back only after it was issued (a refund of a payment the bank returned later)
+   * was announced by no document, and is collected once the operator records it as a pending payment.
    * Credit transfers: pending refunds. By customer, due date.
    */
   collectables(query: CollectablesQuery): Promise<CollectableRow[]>;

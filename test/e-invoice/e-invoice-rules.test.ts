@@ -115,6 +115,20 @@ describe('the CII writer', () => {
     }
   });
 
+  it('writes the payment instructions the PDF prints as the payment terms (BT-20)', () => {
+    /** BT-20 of the document, matched with any space where the PDF text has one (amounts take a no-break space). */
+    const terms = (document: InvoiceDocument, text: string) => {
+      const pattern = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s');
+      expect(writeCii(document)).toMatch(new RegExp(`<ram:SpecifiedTradePaymentTerms><ram:Description>${pattern}</ram:Description><ram:DueDateDateTime>`));
+    };
+    terms(typical, 'Wir ziehen 57,99 € am 17.11.2026 per SEPA-Lastschrift von Ihrem Konto DE89 XXXX XXXX XXXX XX30 00 ein. Mandatsreferenz: MREF-K1001-01, Gläubiger-ID: DE98ZZZ09999999999.');
+    terms(stornorechnung, 'Die Rechnung INV-2026-000001 ist storniert; offene Beträge daraus müssen Sie nicht mehr zahlen. Wir erstatten Ihnen 57,99 € bis zum 04.12.2026 auf Ihr Konto DE89 XXXX XXXX XXXX XX30 00.');
+    // The Stornorechnung of a credit never paid out: its amount due is positive, yet nothing is to be paid.
+    const withdrawn: InvoiceDocument = { ...stornorechnung, amountDue: '35.72', cancels: { ...stornorechnung.cancels!, refunded: '0.00' } };
+    terms(withdrawn, 'Das Guthaben aus der Rechnung INV-2026-000001 ist storniert. Den noch nicht ausgezahlten Betrag von 35,72 € zahlen wir nicht aus; dafür müssen Sie nichts zahlen.');
+    expect(writeCii({ ...english, payment: transfer.payment })).toMatch(/<ram:Description>Please transfer €57\.99 by 17\/11\/2026 to our account IBAN /);
+  });
+
   it('writes a credit note as 381 with positive amounts and the cancelled invoice', () => {
     const credit = writeCii({
       ...complete,

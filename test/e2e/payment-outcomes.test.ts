@@ -385,7 +385,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect([payout.status, payout.body.code]).toEqual([409, 'nothing_to_pay']);
   });
 
-  it('asks back through the credit note a refund paid out for a payment the bank returned after', async () => {
+  it('asks back through the credit note a refund paid out for a payment the bank returned after, collected once the operator records it', async () => {
     const { contract, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);
     const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', state: 'received', dueDate: invoice.dueDate, invoiceId: invoice.id });
@@ -399,6 +399,9 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await api.patch(`/v1/payments/${payment.id}`, { state: 'failed' })).status).toBe(200);
     expect(await invoiceState(creditNote.id)).toBe('issued');
     expect((await events('invoice.reopened', creditNote.id)).map((e: Record<string, any>) => e.data.state)).toEqual(['issued']);
+    // No document announced this debit: runs leave it until the operator, having told the customer, records it.
+    await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', dueDate: creditNote.dueDate, invoiceId: creditNote.id });
     const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
     const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
     expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '14.28', invoiceId: creditNote.id, state: 'submitted' })]);

@@ -158,7 +158,7 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
         select sum(q.amount) as amount from payments q
         where q.account_id = i.account_id and q.invoice_id = i.id and q.type = 'payment' and q.state in ('pending', 'submitted', 'received')
       ) taken on true
-      -- A credit note: what the customer got back on the invoice it cancels beyond what they paid (toRecover in the invoice domain).
+      -- The credit note of a credit: what of it reached the customer (toRecover in the invoice domain).
       left join lateral (
         select coalesce(sum(q.amount) filter (where q.type = 'refund'), 0) - coalesce(sum(q.amount) filter (where q.type = 'payment'), 0) as amount
         from payments q
@@ -167,7 +167,7 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
       cross join lateral (
         select case when i.cancels_invoice_id is null then i.amount_due else greatest(paid_out.amount, 0) end - coalesce(taken.amount, 0) as amount
       ) open_amount
-      where i.account_id = ? and i.state = 'issued' and i.due_date <= ?
+      where i.account_id = ? and i.state = 'issued' and i.amount_due > 0 and i.due_date <= ?
         and open_amount.amount > 0 and ${sitesFilter}
       ${order}`,
       [accountId, dueUntil, sites, sites, accountId, dueUntil, sites, sites],

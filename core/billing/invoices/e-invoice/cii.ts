@@ -1,7 +1,10 @@
 import type { Address } from '../../../domain/addresses/address.js';
 import { divideRounded, formatCents, formatDecimal, taxOf } from '../../../domain/billing/money.js';
 import { UNPRINTABLE_CHARACTERS } from '../document-text.js';
+import { Format } from '../invoice-pdf-format.js';
+import { labels } from '../invoice-pdf-labels.js';
 import type { InvoiceDocument, InvoiceLine } from '../invoice-pdf-model.js';
+import { paymentText } from '../invoice-pdf-payment.js';
 
 /*
  * An EN 16931 e-invoice in the UN/CEFACT Cross Industry Invoice syntax (CII D16B), written from the
@@ -115,6 +118,16 @@ function writtenLine(line: InvoiceLine, credit: boolean): WrittenLine {
 
 export interface CiiOptions {
   profile?: EInvoiceProfile;
+}
+
+/**
+ * BT-20: the payment instructions the PDF prints beside the amount due, so that a receiver of the
+ * e-invoice alone learns what the amounts cannot say (a Stornorechnung pays back only what was paid,
+ * and one of a credit asks back only what was paid out).
+ */
+function paymentTerms(document: InvoiceDocument): string {
+  const l = labels[document.locale];
+  return paymentText(document, l, new Format(l, document.currency));
 }
 
 /** The CII XML of an issued invoice or credit note. */
@@ -253,6 +266,7 @@ function ciiBody(document: InvoiceDocument): string {
         .join('') +
       `<ram:BillingSpecifiedPeriod><ram:StartDateTime>${date102(document.periodStart)}</ram:StartDateTime><ram:EndDateTime>${date102(dayBefore(document.periodEnd))}</ram:EndDateTime></ram:BillingSpecifiedPeriod>` +
       '<ram:SpecifiedTradePaymentTerms>' +
+      element('Description', paymentTerms(document)) +
       `<ram:DueDateDateTime>${date102(document.dueDate)}</ram:DueDateDateTime>` +
       (payment.method === 'sepa_direct_debit' ? element('DirectDebitMandateID', payment.mandateReference) : '') +
       '</ram:SpecifiedTradePaymentTerms>' +
