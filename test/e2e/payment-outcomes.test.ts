@@ -80,6 +80,26 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect([refused.status, refused.body.code], type).toEqual([409, 'nothing_to_pay']);
   };
 
+  /**
+   * Patches a payment while another session holds an invoice's row. Once the request waits for it,
+   * a third session tries the payment's row without waiting: true when the request held no lock on
+   * the payment yet, else the error code (55P03).
+   */
+  async function whileInvoiceHeld(invoiceId: string, paymentId: string, patch: Record<string, unknown>): Promise<{ paymentFree: unknown; response: ApiResponse }> {
+    let patching: Promise<ApiResponse> | undefined;
+    let paymentFree: unknown;
+    await inOtherSession(async (db) => {
+      await db.query('select 1 from invoices where id = $1 for no key update', [invoiceId]);
+      patching = api.patch(`/v1/payments/${paymentId}`, patch);
+      await waitFor('the change waiting for the invoice', () => blocksAnother(db));
+      paymentFree = await inOtherSession(async (other) => void (await other.query('select 1 from payments where id = $1 for update nowait', [paymentId]))).then(
+        () => true,
+        (error: { code?: string }) => error.code,
+      );
+    });
+    return { paymentFree, response: await patching! };
+  }
+
   /** Runs `work` in a transaction of a session of its own, which it commits. */
   async function inOtherSession(work: (db: pg.Client) => Promise<void>): Promise<void> {
     const db = new pg.Client({ connectionString: app.database.url });
@@ -217,20 +237,9 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const { contract, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);
     const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '4.28', type: 'payment', dueDate: invoice.dueDate, invoiceId: invoice.id });
-    let failing: Promise<ApiResponse> | undefined;
-    let paymentFree: unknown;
-    await inOtherSession(async (db) => {
-      await db.query('select 1 from invoices where id = $1 for no key update', [invoice.id]);
-      failing = api.patch(`/v1/payments/${payment.id}`, { state: 'failed' });
-      await waitFor('the change waiting for the invoice', () => blocksAnother(db));
-      // Waiting for the invoice, the request holds no lock on the payment yet.
-      paymentFree = await inOtherSession(async (other) => void (await other.query('select 1 from payments where id = $1 for update nowait', [payment.id]))).then(
-        () => true,
-        (error: { code?: string }) => error.code,
-      );
-    });
+    const { paymentFree, response } = await whileInvoiceHeld(invoice.id, payment.id, { state: 'failed' });
     expect(paymentFree).toBe(true);
-    expect((await failing!).status).toBe(200);
+    expect(response.status).toBe(200);
     expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['failed']);
   });
 
@@ -240,19 +249,9 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
     const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
     const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '35.72', type: 'payment', dueDate: creditNote.dueDate, invoiceId: creditNote.id });
-    let receiving: Promise<ApiResponse> | undefined;
-    let paymentFree: unknown;
-    await inOtherSession(async (db) => {
-      await db.query('select 1 from invoices where id = $1 for no key update', [credit.id]);
-      receiving = api.patch(`/v1/payments/${payment.id}`, { state: 'received' });
-      await waitFor('the change waiting for the cancelled invoice', () => blocksAnother(db));
-      paymentFree = await inOtherSession(async (other) => void (await other.query('select 1 from payments where id = $1 for update nowait', [payment.id]))).then(
-        () => true,
-        (error: { code?: string }) => error.code,
-      );
-    });
+    const { paymentFree, response } = await whileInvoiceHeld(credit.id, payment.id, { state: 'received' });
     expect(paymentFree).toBe(true);
-    expect((await receiving!).status).toBe(200);
+    expect(response.status).toBe(200);
     expect(await invoiceState(creditNote.id)).toBe('paid');
   });
 
