@@ -43,10 +43,11 @@ export interface PaymentRunRepository extends ResourceRepository<PaymentRun, { s
   /**
    * Direct debits: pending prepayments and pending payments of issued invoices due by `dueUntil`,
    * and (no payment id) the open amount of every issued invoice due by then: amount due minus its
-   * payments pending, submitted or received. The credit note of a cancelled credit too, which its
-   * PDF announces as a debit: for what of the credit reached the customer (`toRecover`). What a
-   * credit note asks back only after it was issued (a refund of a payment the bank returned later)
-   * was announced by no document, and is collected once the operator records it as a pending payment.
+   * payments pending, submitted or received. The credit note of a cancelled credit too, for what its
+   * PDF announces as a debit: what of the credit had reached the customer when it was issued
+   * (`toRecover` of the refunds received by then). What a credit note asks back only after it was
+   * issued (a refund that arrives later, a refund of a payment the bank returned later) was announced
+   * by no document, and is collected once the operator records it as a pending payment.
    * Credit transfers: pending refunds. By customer, due date.
    */
   collectables(query: CollectablesQuery): Promise<CollectableRow[]>;

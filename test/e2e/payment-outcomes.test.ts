@@ -539,33 +539,41 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await paymentRows(contract.id)).filter((p) => p.type === 'refund' && p.state === 'pending').map((p) => [p.amount, p.invoiceId])).toEqual([['3572', again.id]]);
   });
 
-  it('collects what the credit note of a cancelled credit asks back once the refund reached the customer, as its PDF says', async () => {
-    const { siteId, credit, refund } = await creditOf35();
-    await payOut(siteId, refund);
-    const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
-    expect(creditNote.state).toBe('issued');
-    const text = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
-    expect(text).toContain('DiebereitszurAuszahlungeingereichten35,72€fordernwirzurück,sobaldsiebeiIhneneingegangensind.');
-    expect(text).not.toContain('Wirziehen');
-    // Until the refund arrives there is nothing to collect.
-    await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
-    expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
-    expect(await invoiceState(creditNote.id)).toBe('issued');
+  it('collects what the credit note of a cancelled credit announces, and what reached the customer later once the operator records it', async () => {
+    /** A direct debit run for the site takes 35.72 naming the credit note; received, it settles it. */
+    const collect = async (siteId: string, creditNote: Record<string, any>) => {
+      const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
+      const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
+      expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '35.72', invoiceId: creditNote.id, state: 'submitted' })]);
+      expect(await invoiceState(creditNote.id)).toBe('issued');
+      expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
+      expect(await invoiceState(creditNote.id)).toBe('paid');
+    };
 
-    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
-    const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
-    expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '35.72', invoiceId: creditNote.id, state: 'submitted' })]);
-    expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
-    expect(await invoiceState(creditNote.id)).toBe('paid');
-
-    // Cancelled after it was paid out: the PDF asks it back straight away.
+    // Cancelled after it was paid out: the PDF announces the debit, and a run collects it.
     const paid = await creditOf35();
     await payOut(paid.siteId, paid.refund);
     expect((await api.patch(`/v1/payments/${paid.refund.id}`, { state: 'received' })).status).toBe(200);
     const paidNote = (await api.post(`/v1/invoices/${paid.credit.id}/cancel`)).body;
     const paidText = (await invoicePdfText(app.url, accessToken, paidNote.id)).replace(/\s+/g, '');
     expect(paidText).toContain(`DasGuthabenausderRechnung${paid.credit.number}iststorniert.Wirziehen35,72€am`);
-    expect(await invoiceState(paidNote.id)).toBe('issued');
+    await collect(paid.siteId, paidNote);
+
+    // Cancelled while the refund was in a payment run: the PDF asks it back once it arrives, with no date.
+    const { contract, siteId, credit, refund } = await creditOf35();
+    await payOut(siteId, refund);
+    const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
+    expect(creditNote.state).toBe('issued');
+    const text = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
+    expect(text).toContain('DiebereitszurAuszahlungeingereichten35,72€fordernwirzurück,sobaldsiebeiIhneneingegangensind.');
+    expect(text).not.toContain('Wirziehen');
+    await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
+    expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
+    // No document announced a debit: runs leave it until the operator, having told the customer, records it.
+    await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '35.72', type: 'payment', dueDate: creditNote.dueDate, invoiceId: creditNote.id });
+    await collect(siteId, creditNote);
   });
 
   it('settles the credit note of a cancelled credit whose refund the bank returns, and pays nothing out again', async () => {

@@ -158,9 +158,11 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
         select sum(q.amount) as amount from payments q
         where q.account_id = i.account_id and q.invoice_id = i.id and q.type = 'payment' and q.state in ('pending', 'submitted', 'received')
       ) taken on true
-      -- The credit note of a credit: what of it reached the customer (toRecover in the invoice domain).
+      -- The credit note of a credit: what of it had reached the customer when it was issued, which its
+      -- PDF announces as a debit (toRecover in the invoice domain, of refunds received by then).
       left join lateral (
-        select coalesce(sum(q.amount) filter (where q.type = 'refund'), 0) - coalesce(sum(q.amount) filter (where q.type = 'payment'), 0) as amount
+        select coalesce(sum(q.amount) filter (where q.type = 'refund' and q.received_at <= i.issued_at), 0)
+          - coalesce(sum(q.amount) filter (where q.type = 'payment'), 0) as amount
         from payments q
         where i.cancels_invoice_id is not null and q.account_id = i.account_id and q.invoice_id = i.cancels_invoice_id and q.state = 'received'
       ) paid_out on true
