@@ -4,7 +4,7 @@ import type { CustomerRepository } from '../../customers/customers.repository.js
 import type { Account } from '../../domain/accounts/account.js';
 import { disputeResolutionTextOf } from '../../domain/accounts/seller-details.js';
 import type { Address } from '../../domain/addresses/address.js';
-import { toRecover, type Invoice, type LineItem } from '../../domain/billing/invoice.js';
+import type { Invoice, LineItem } from '../../domain/billing/invoice.js';
 import { formatCents, formatDecimal } from '../../domain/billing/money.js';
 import { prepaymentTaxes } from '../../domain/billing/prepayment-tax.js';
 import { PRICE_COMPONENT_CATEGORIES, type PriceComponentCategory } from '../../domain/billing/price.js';
@@ -15,7 +15,6 @@ import { customerDisplayName, type Customer, type InvoiceFormat } from '../../do
 import { registerAt } from '../../domain/measurements/aggregation.js';
 import { measuresIntervals } from '../../domain/measurements/bucket-energy.js';
 import { isVirtual, type Meter } from '../../domain/meters/meter.js';
-import type { Payment } from '../../domain/payments/payment.js';
 import type { PaymentMethod } from '../../domain/payments/payment-method.js';
 import type { FuelMix } from '../../domain/products/electricity-product.js';
 import { inForce } from '../../domain/periods.js';
@@ -42,6 +41,7 @@ import {
 } from './invoice-pdf.js';
 import { writeCiiProfiles, type EInvoiceProfile } from './e-invoice/cii.js';
 import { eInvoiceViolations } from './e-invoice/e-invoice-rules.js';
+import { cancelledInvoiceOf } from './cancelled-invoice.js';
 import { presentInvoice, presentLineItem } from './invoice-presenter.js';
 import type { InvoiceRepository, LineItemRepository, StoredEInvoice } from './invoices.repository.js';
 
@@ -74,9 +74,6 @@ const later = (a: string, b: string) => (a > b ? a : b);
 
 /** Wh as kWh with three decimals, exactly. */
 const kwh = (wh: number) => formatDecimal(BigInt(Math.round(wh)), 3);
-
-/** The amounts of the payments that `which` picks, summed. */
-const sumOf = (payments: readonly Payment[], which: (payment: Payment) => boolean) => payments.filter(which).reduce((sum, p) => sum + p.amount, 0n);
 
 /** A non-negative number as a plain decimal string ("0.0001", never "1e-4"). */
 function decimalText(value: number | null | undefined): string | null {
@@ -345,9 +342,6 @@ export class InvoiceDocuments {
       const contract = contracts.get(invoice.contractId);
       const site = contract && sites.get(contract.siteId);
       const invoiceLines = lines.get(invoice.id) ?? [];
-      const cancelledInvoice = invoice.cancelsInvoiceId ? cancelled.get(invoice.cancelsInvoiceId) : undefined;
-      const ofCancelled = cancelledPayments.filter((p) => p.invoiceId === cancelledInvoice?.id);
-      const creditCancelled = invoice.amountDue > 0n;
       const prepaymentTax = prepaymentTaxes(
         invoice.prepaymentsTotal,
         invoice.taxes.map((tax) => ({ percentage: tax.percentage, gross: tax.netAmount + tax.taxAmount })),
@@ -369,18 +363,7 @@ export class InvoiceDocuments {
           productName: (contract && products.get(contract.electricityProductId)?.name) ?? null,
           supplyAddress: site && !(customer.address && sameAddress(site.address, customer.address)) ? site.address : null,
           template,
-          cancels: cancelledInvoice?.number
-            ? {
-                number: cancelledInvoice.number,
-                issuedAt: cancelledInvoice.issuedAt && calendarDateOf(cancelledInvoice.issuedAt, timezone),
-                // The refunds the cancellation made carry the credit note's number (a bounced one is made anew).
-                refunded: formatCents(sumOf(ofCancelled, (p) => p.type === 'refund' && p.state !== 'failed' && p.reference === invoice.number)),
-                // Debits in a payment run: what arrives of them is refunded too.
-                collecting: formatCents(sumOf(ofCancelled, (p) => p.type === 'payment' && p.state === 'submitted')),
-                creditPaidOut: formatCents(creditCancelled ? toRecover(ofCancelled) : 0n),
-                creditPayingOut: formatCents(creditCancelled ? sumOf(ofCancelled, (p) => p.type === 'refund' && p.state === 'submitted') : 0n),
-              }
-            : null,
+          cancels: cancelledInvoiceOf(invoice, invoice.cancelsInvoiceId ? cancelled.get(invoice.cancelsInvoiceId) : undefined, cancelledPayments, timezone),
           lines: invoiceLines.map((line) => invoiceLine(line, template.locale)),
           netTotal: view.netTotal,
           taxes: view.taxes,

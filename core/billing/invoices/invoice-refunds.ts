@@ -58,16 +58,16 @@ export async function stageRefunds(
 }
 
 /**
- * Brings what an invoice pays back in line with what its customer is owed, when it is cancelled
- * and once money naming it arrived or went back. Refunds under way beyond what is owed (a payment
- * they pay back was returned, or the credit they pay out was cancelled) are taken off its pending
- * refunds, the latest first (`takeOffPending`), each change with its `payment.updated`; refunds in a
- * payment run or paid out are beyond recall: the cancelled invoice's credit note asks back what
- * they paid out beyond what arrived (`toRecover`). What a cancelled invoice is owed
- * beyond its refunds (what was paid towards it, or a direct debit collected after it was cancelled)
- * gets a pending refund with its credit note's number and due date. An invoice that is not cancelled gets no refund here: what is paid beyond it is the
- * operator's to settle. The payments are read as stored, one change at a time per invoice, so that
- * two outcomes at once each see the other's.
+ * Brings what an invoice pays back in line with what its customer is owed, when it is cancelled and
+ * once money naming it arrived or went back. Refunds under way beyond what is owed (a payment they
+ * pay back was returned, or the credit they pay out was cancelled) are taken off its pending
+ * refunds, the latest first (`takeOffPending`), each change with its `payment.updated`; refunds in
+ * a payment run or paid out are beyond recall: the cancelled invoice's credit note asks back what
+ * they paid out beyond what arrived (`toRecover`). What a cancelled invoice is owed beyond its
+ * refunds (what was paid towards it, or a direct debit collected after it was cancelled) gets a
+ * pending refund with its credit note's number and due date. An invoice that is not cancelled gets
+ * no refund here: what is paid beyond it is the operator's to settle. The payments are read as
+ * stored, one change at a time per invoice, so that two outcomes at once each see the other's.
  */
 export async function reconcileRefunds(deps: InvoiceRefundsDependencies, causer: Pick<NewEvent, 'accountId' | 'userId'>, invoiceId: string, now: Date): Promise<void> {
   const { accountId } = causer;
