@@ -100,6 +100,16 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     return { paymentFree, response: await patching! };
   }
 
+  /** A direct debit run for the site takes `amount` naming the credit note, which stays issued until it is received. */
+  async function collectCreditNote(siteId: string, creditNote: Record<string, any>, amount: string): Promise<void> {
+    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
+    const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
+    expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount, invoiceId: creditNote.id, state: 'submitted' })]);
+    expect(await invoiceState(creditNote.id)).toBe('issued');
+    expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
+    expect(await invoiceState(creditNote.id)).toBe('paid');
+  }
+
   /** Runs `work` in a transaction of a session of its own, which it commits. */
   async function inOtherSession(work: (db: pg.Client) => Promise<void>): Promise<void> {
     const db = new pg.Client({ connectionString: app.database.url });
@@ -401,12 +411,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     // No document announced this debit: runs leave it until the operator, having told the customer, records it.
     await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
     await create(api, '/v1/payments', { contractId: contract.id, amount: '14.28', type: 'payment', dueDate: creditNote.dueDate, invoiceId: creditNote.id });
-    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
-    const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
-    expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '14.28', invoiceId: creditNote.id, state: 'submitted' })]);
-    expect(await invoiceState(creditNote.id)).toBe('issued');
-    expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
-    expect(await invoiceState(creditNote.id)).toBe('paid');
+    await collectCreditNote(siteId, creditNote, '14.28');
     await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
     await nothingToCollect('credit_transfer', siteId, creditNote.dueDate);
   });
@@ -540,16 +545,6 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
   });
 
   it('collects what the credit note of a cancelled credit announces, and what reached the customer later once the operator records it', async () => {
-    /** A direct debit run for the site takes 35.72 naming the credit note; received, it settles it. */
-    const collect = async (siteId: string, creditNote: Record<string, any>) => {
-      const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: creditNote.dueDate, siteIds: [siteId] });
-      const items = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
-      expect(items).toEqual([expect.objectContaining({ paymentType: 'payment', amount: '35.72', invoiceId: creditNote.id, state: 'submitted' })]);
-      expect(await invoiceState(creditNote.id)).toBe('issued');
-      expect((await api.patch(`/v1/payments/${items[0].paymentId}`, { state: 'received' })).status).toBe(200);
-      expect(await invoiceState(creditNote.id)).toBe('paid');
-    };
-
     // Cancelled after it was paid out: the PDF announces the debit, and a run collects it.
     const paid = await creditOf35();
     await payOut(paid.siteId, paid.refund);
@@ -557,7 +552,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const paidNote = (await api.post(`/v1/invoices/${paid.credit.id}/cancel`)).body;
     const paidText = (await invoicePdfText(app.url, accessToken, paidNote.id)).replace(/\s+/g, '');
     expect(paidText).toContain(`DasGuthabenausderRechnung${paid.credit.number}iststorniert.Wirziehen35,72€am`);
-    await collect(paid.siteId, paidNote);
+    await collectCreditNote(paid.siteId, paidNote, '35.72');
 
     // Cancelled while the refund was in a payment run: the PDF asks it back once it arrives, with no date.
     const { contract, siteId, credit, refund } = await creditOf35();
@@ -573,7 +568,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     // No document announced a debit: runs leave it until the operator, having told the customer, records it.
     await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
     await create(api, '/v1/payments', { contractId: contract.id, amount: '35.72', type: 'payment', dueDate: creditNote.dueDate, invoiceId: creditNote.id });
-    await collect(siteId, creditNote);
+    await collectCreditNote(siteId, creditNote, '35.72');
   });
 
   it('settles the credit note of a cancelled credit whose refund the bank returns, and pays nothing out again', async () => {
