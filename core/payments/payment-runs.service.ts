@@ -42,7 +42,7 @@ export interface PaymentRunsDependencies {
   clock: Clock;
   outbox: EventOutbox;
   /** Settles the credit notes of cancelled invoices whose debits a cancelled run gives back. */
-  issuer: Pick<InvoiceIssuer, 'settle'>;
+  issuer: Pick<InvoiceIssuer, 'settle' | 'lockSettlement'>;
 }
 
 type RunEventType = 'payment_run.created' | 'payment_run.closed' | 'payment_run.cancelled';
@@ -135,18 +135,24 @@ export class PaymentRunsService implements ResourceService<PaymentRunView> {
     const { deps } = this;
     return deps.uow.transactional(async () => {
       await loadOwned(deps.paymentRuns, actor, 'payment run', id);
+      // A run's items are written with it and never change. Recording an outcome locks the
+      // invoices it settles, then the payment, then its run; cancelling locks them in the same
+      // order, or the two would deadlock over a payment of the run.
+      const { items } = await deps.paymentRuns.items(actor.accountId, id);
+      const invoiceIds = unique(items.flatMap((item) => (item.invoiceId ? [item.invoiceId] : [])));
+      await deps.issuer.lockSettlement(actor.accountId, invoiceIds);
+      const held = await deps.payments.lockByIds(actor.accountId, items.map((i) => i.paymentId));
       const run = (await deps.paymentRuns.lockById(actor.accountId, id))!;
       const counts = (await deps.paymentRuns.counts(actor.accountId, [id])).get(id)!;
       const now = deps.clock.now();
       const done = run.cancel(counts.received + counts.failed, now);
       if (!done.ok) throw new ConflictError(done.code, done.message);
-      const { items } = await deps.paymentRuns.items(actor.accountId, id);
       await deps.paymentRuns.release(actor.accountId, id);
-      const payments = (await deps.payments.lockByIds(actor.accountId, items.map((i) => i.paymentId))).filter((p) => withdrawPayment(p, now));
+      const payments = held.filter((p) => withdrawPayment(p, now));
       const sites = await deps.paymentRuns.contractSites(actor.accountId, id);
       await recordPayments(deps.outbox, causedBy(actor), 'payment.updated', payments, (contractId) => sites.get(contractId)!);
       // A debit of an invoice cancelled meanwhile is pending again, never to be collected: its credit note may be settled now.
-      await deps.issuer.settle(causedBy(actor), unique(items.flatMap((item) => (item.invoiceId ? [item.invoiceId] : []))), now);
+      await deps.issuer.settle(causedBy(actor), invoiceIds, now);
       const [view] = await this.present(actor, [run]);
       await this.record(actor, 'payment_run.cancelled', view!, unique([...sites.values()]));
       return view!;

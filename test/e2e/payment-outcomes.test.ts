@@ -81,23 +81,29 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
   };
 
   /**
-   * Patches a payment while another session holds an invoice's row. Once the request waits for it,
-   * a third session tries the payment's row without waiting: true when the request held no lock on
-   * the payment yet, else the error code (55P03).
+   * Sends a request while another session holds an invoice's row. Once the request waits for it, a
+   * third session tries each of `rows` without waiting: true for a row the request held no lock on
+   * yet, else the error code (55P03).
    */
-  async function whileInvoiceHeld(invoiceId: string, paymentId: string, patch: Record<string, unknown>): Promise<{ paymentFree: unknown; response: ApiResponse }> {
-    let patching: Promise<ApiResponse> | undefined;
-    let paymentFree: unknown;
+  async function whileInvoiceHeld(
+    invoiceId: string,
+    request: () => Promise<ApiResponse>,
+    rows: Record<string, { table: string; id: string }>,
+  ): Promise<{ free: Record<string, unknown>; response: ApiResponse }> {
+    let requesting: Promise<ApiResponse> | undefined;
+    const free: Record<string, unknown> = {};
     await inOtherSession(async (db) => {
       await db.query('select 1 from invoices where id = $1 for no key update', [invoiceId]);
-      patching = api.patch(`/v1/payments/${paymentId}`, patch);
-      await waitFor('the change waiting for the invoice', () => blocksAnother(db));
-      paymentFree = await inOtherSession(async (other) => void (await other.query('select 1 from payments where id = $1 for update nowait', [paymentId]))).then(
-        () => true,
-        (error: { code?: string }) => error.code,
-      );
+      requesting = request();
+      await waitFor('the request waiting for the invoice', () => blocksAnother(db));
+      for (const [name, { table, id }] of Object.entries(rows)) {
+        free[name] = await inOtherSession(async (other) => void (await other.query(`select 1 from ${table} where id = $1 for update nowait`, [id]))).then(
+          () => true,
+          (error: { code?: string }) => error.code,
+        );
+      }
     });
-    return { paymentFree, response: await patching! };
+    return { free, response: await requesting! };
   }
 
   /** A direct debit run for the site takes `amount` naming the credit note, which stays issued until it is received. */
@@ -247,8 +253,8 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const { contract, siteId } = await contractWithMandate();
     const invoice = await bill(siteId);
     const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '4.28', type: 'payment', dueDate: invoice.dueDate, invoiceId: invoice.id });
-    const { paymentFree, response } = await whileInvoiceHeld(invoice.id, payment.id, { state: 'failed' });
-    expect(paymentFree).toBe(true);
+    const { free, response } = await whileInvoiceHeld(invoice.id, () => api.patch(`/v1/payments/${payment.id}`, { state: 'failed' }), { payment: { table: 'payments', id: payment.id } });
+    expect(free).toEqual({ payment: true });
     expect(response.status).toBe(200);
     expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['failed']);
   });
@@ -259,10 +265,24 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await api.patch(`/v1/payments/${refund.id}`, { state: 'received' })).status).toBe(200);
     const creditNote = (await api.post(`/v1/invoices/${credit.id}/cancel`)).body;
     const payment = await create(api, '/v1/payments', { contractId: contract.id, amount: '35.72', type: 'payment', dueDate: creditNote.dueDate, invoiceId: creditNote.id });
-    const { paymentFree, response } = await whileInvoiceHeld(credit.id, payment.id, { state: 'received' });
-    expect(paymentFree).toBe(true);
+    const { free, response } = await whileInvoiceHeld(credit.id, () => api.patch(`/v1/payments/${payment.id}`, { state: 'received' }), { payment: { table: 'payments', id: payment.id } });
+    expect(free).toEqual({ payment: true });
     expect(response.status).toBe(200);
     expect(await invoiceState(creditNote.id)).toBe('paid');
+  });
+
+  it('cancels a payment run locking its invoices first, then its payments, then the run, as recording an outcome does', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    const invoice = await bill(siteId);
+    const run = await create(api, '/v1/payment-runs', { type: 'direct_debit', collectionDate: collectionDate(), dueUntil: invoice.dueDate, siteIds: [siteId] });
+    const [item] = (await api.get(`/v1/payment-runs/${run.id}/items`)).body.data;
+    const { free, response } = await whileInvoiceHeld(invoice.id, () => api.post(`/v1/payment-runs/${run.id}/cancel`), {
+      payment: { table: 'payments', id: item.paymentId },
+      run: { table: 'payment_runs', id: run.id },
+    });
+    expect(free).toEqual({ payment: true, run: true });
+    expect([response.status, response.body.state]).toEqual([200, 'cancelled']);
+    expect((await paymentRows(contract.id)).map((p) => [p.type, p.state])).toEqual([['payment', 'pending']]);
   });
 
   it('settles and refunds again when a received payment is corrected: moved to another invoice, or less than recorded', async () => {
