@@ -74,6 +74,8 @@ const documentArb = fc
     prepaymentShare: fc.constantFrom(0, 0, 50, 100, 130),
     meters: fc.integer({ min: 0, max: 3 }),
     directDebit: fc.boolean(),
+    /** Whether money moves for a credit note's cancellation: its refund of what was paid. */
+    refunded: fc.boolean(),
     vatId: fc.boolean(),
     customerName: nameArb,
     customerNumber: fc.option(fc.constantFrom('K-1001', 'K&<2>'), { nil: null }),
@@ -145,7 +147,10 @@ const documentArb = fc
       productName: null,
       supplyAddress: null,
       template: { subject: 'Ihre Stromrechnung', introText: null, closingText: null, footerText: null },
-      cancels: g.kind === 'credit_note' ? { number: 'INV-2026-000041', issuedAt: '2026-11-01', refunded: '0.00', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' } : null,
+      cancels:
+        g.kind === 'credit_note'
+          ? { number: 'INV-2026-000041', issuedAt: '2026-11-01', refunded: g.refunded ? formatCents(prepayments - gross) : '0.00', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' }
+          : null,
       lines: outLines,
       netTotal: formatCents(net),
       taxes: taxes.map((t) => ({ percentage: t.percentage, netAmount: formatCents(t.net), taxAmount: formatCents(t.tax) })),
@@ -180,7 +185,8 @@ describe.skipIf(!haveValidators)('CII e-invoices pass CEN’s EN 16931 validatio
   }, 180_000);
 
   it('samples what must be covered', () => {
-    expect(documents.some((d) => d.kind === 'credit_note')).toBe(true);
+    expect(documents.some((d) => d.kind === 'credit_note' && d.cancels!.refunded === '0.00')).toBe(true);
+    expect(documents.some((d) => d.kind === 'credit_note' && d.cancels!.refunded !== '0.00')).toBe(true);
     expect(documents.some((d) => d.taxes.length > 1)).toBe(true);
     expect(documents.some((d) => d.taxes.length === 1 && d.taxes[0]!.percentage === '7.00')).toBe(true);
     expect(documents.some((d) => d.prepaymentsTotal !== '0.00' && d.kind === 'invoice')).toBe(true);

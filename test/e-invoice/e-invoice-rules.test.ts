@@ -129,6 +129,40 @@ describe('the CII writer', () => {
     expect(writeCii({ ...english, payment: transfer.payment })).toMatch(/<ram:Description>Please transfer €57\.99 by 17\/11\/2026 to our account IBAN /);
   });
 
+  it('names the means of payment (BG-16): the customer\'s mandate or a transfer, or clearing (97) for a cancellation no money moves for', () => {
+    const means = (document: InvoiceDocument) => {
+      const xml = writeCii(document);
+      const code = /<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>(\d+)<\/ram:TypeCode>/.exec(xml)![1];
+      const mandate = xml.includes('<ram:DirectDebitMandateID>') && xml.includes('<ram:CreditorReferenceID>') && xml.includes('<ram:PayerPartyDebtorFinancialAccount>');
+      return [code, mandate];
+    };
+    const moved = { refunded: '0.00', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' };
+    const cancelling = (amounts: Partial<typeof moved>, amountDue = stornorechnung.amountDue): InvoiceDocument => ({
+      ...stornorechnung,
+      amountDue,
+      cancels: { ...stornorechnung.cancels!, ...moved, ...amounts },
+    });
+    expect(means(typical)).toEqual(['59', true]);
+    expect(means(transfer)).toEqual(['58', false]);
+    expect(means(credit)).toEqual(['58', false]);
+    expect(means({ ...credit, payment: typical.payment })).toEqual(['59', true]);
+    // A Stornorechnung refunding what was paid, or refunding a debit once it arrives.
+    expect(means(stornorechnung)).toEqual(['59', true]);
+    expect(means(cancelling({ collecting: '57.99' }))).toEqual(['59', true]);
+    expect(means({ ...stornorechnung, payment: transfer.payment })).toEqual(['58', false]);
+    // That of an invoice nobody paid, and that of a credit never paid out: nothing moves either way.
+    expect(means(cancelling({}))).toEqual(['97', false]);
+    expect(means({ ...cancelling({}), payment: transfer.payment })).toEqual(['97', false]);
+    expect(means(cancelling({}, '35.72'))).toEqual(['97', false]);
+    // That of a credit paid out, or being paid out: what reached the customer is debited.
+    expect(means(cancelling({ creditPaidOut: '35.72' }, '35.72'))).toEqual(['59', true]);
+    expect(means(cancelling({ creditPayingOut: '35.72' }, '35.72'))).toEqual(['59', true]);
+    // Clearing needs neither a mandate (BR-DE-25-a) nor the seller's account (BR-DE-23-a).
+    const incomplete = { ...cancelling({}), payment: { ...typical.payment, mandateReference: '' }, seller: { ...typical.seller, bankAccount: null } } as InvoiceDocument;
+    expect(eInvoiceViolations(incomplete)).toEqual([]);
+    expect(eInvoiceViolations({ ...incomplete, cancels: stornorechnung.cancels })).toEqual(['BR-DE-25-a']);
+  });
+
   it('writes a credit note as 381 with positive amounts and the cancelled invoice', () => {
     const credit = writeCii({
       ...complete,

@@ -555,6 +555,10 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     const text = (await invoicePdfText(app.url, accessToken, creditNote.id)).replace(/\s+/g, '');
     expect(text).toContain(`DasGuthabenausderRechnung${credit.number}iststorniert.DennochnichtausgezahltenBetragvon35,72€zahlenwirnichtaus;dafürmüssenSienichtszahlen.`);
     expect(text).not.toContain('Wirziehen');
+    // Its e-invoice names no debit either: the credit note offsets the credit (clearing between partners).
+    const eInvoice = await fetch(`${app.url}/v1/invoices/${creditNote.id}/e-invoice`, { headers: { authorization: `Bearer ${accessToken}` } });
+    const xml = await eInvoice.text();
+    expect([eInvoice.status, /<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>(\d+)</.exec(xml)?.[1], xml.includes('DirectDebitMandateID')]).toEqual([200, '97', false]);
     await nothingToCollect('credit_transfer', siteId, creditNote.dueDate);
     await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
 

@@ -15,6 +15,18 @@ export function asksPayment(document: InvoiceDocument): boolean {
 }
 
 /**
+ * How the amount due is settled, as the e-invoice's payment instructions (BG-16) name it: by the
+ * customer's mandate or a transfer, as they chose, or by clearing against the invoice a credit note
+ * cancels when no money moves at all: nothing was paid towards the cancelled invoice (nothing
+ * refunded, no debit under way), or nothing of a cancelled credit was or is being paid out.
+ */
+export function settlementOf(document: InvoiceDocument): InvoiceDocument['payment']['method'] | 'clearing' {
+  const { cancels } = document;
+  const moves = cancels && [cancels.refunded, cancels.collecting, cancels.creditPaidOut, cancels.creditPayingOut].some((amount) => signOf(amount) !== 0);
+  return cancels && !moves ? 'clearing' : document.payment.method;
+}
+
+/**
  * How the amount due is settled. A credit note that cancels an invoice pays back only what was paid
  * towards that invoice, which may be less than its credit, or nothing. One that cancels a credit asks
  * back only what of the credit reached the customer: the rest is withdrawn, and what a payment run is

@@ -4,7 +4,7 @@ import { UNPRINTABLE_CHARACTERS } from '../document-text.js';
 import { Format } from '../invoice-pdf-format.js';
 import { labels } from '../invoice-pdf-labels.js';
 import type { InvoiceDocument, InvoiceLine } from '../invoice-pdf-model.js';
-import { paymentText } from '../invoice-pdf-payment.js';
+import { paymentText, settlementOf } from '../invoice-pdf-payment.js';
 
 /*
  * An EN 16931 e-invoice in the UN/CEFACT Cross Industry Invoice syntax (CII D16B), written from the
@@ -239,21 +239,27 @@ function ciiBody(document: InvoiceDocument): string {
   );
   out.push('<ram:ApplicableHeaderTradeDelivery/>');
 
-  // BG-16 payment instructions: 58 SEPA credit transfer to the seller's IBAN, or 59 SEPA direct debit.
+  // BG-16 payment instructions: 59 SEPA direct debit, 58 SEPA credit transfer to the seller's IBAN,
+  // or 97 clearing between partners for a cancellation no money moves for (it clears the invoice it
+  // cancels), which a direct debit mandate must not accompany: nothing will be debited.
+  const settlement = settlementOf(document);
+  const debit = settlement === 'clearing' || payment.method !== 'sepa_direct_debit' ? null : payment;
   const means =
-    payment.method === 'sepa_direct_debit'
-      ? '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>59</ram:TypeCode>' +
-        (payment.customerIban ? `<ram:PayerPartyDebtorFinancialAccount>${element('IBANID', payment.customerIban)}</ram:PayerPartyDebtorFinancialAccount>` : '') +
-        '</ram:SpecifiedTradeSettlementPaymentMeans>'
-      : '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode>' +
-        (seller.bankAccount
-          ? `<ram:PayeePartyCreditorFinancialAccount>${element('IBANID', seller.bankAccount.iban)}${element('AccountName', seller.bankAccount.holder)}</ram:PayeePartyCreditorFinancialAccount>` +
-            (seller.bankAccount.bic ? `<ram:PayeeSpecifiedCreditorFinancialInstitution>${element('BICID', seller.bankAccount.bic)}</ram:PayeeSpecifiedCreditorFinancialInstitution>` : '')
-          : '') +
-        '</ram:SpecifiedTradeSettlementPaymentMeans>';
+    settlement === 'clearing'
+      ? '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>97</ram:TypeCode></ram:SpecifiedTradeSettlementPaymentMeans>'
+      : debit
+        ? '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>59</ram:TypeCode>' +
+          (debit.customerIban ? `<ram:PayerPartyDebtorFinancialAccount>${element('IBANID', debit.customerIban)}</ram:PayerPartyDebtorFinancialAccount>` : '') +
+          '</ram:SpecifiedTradeSettlementPaymentMeans>'
+        : '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode>' +
+          (seller.bankAccount
+            ? `<ram:PayeePartyCreditorFinancialAccount>${element('IBANID', seller.bankAccount.iban)}${element('AccountName', seller.bankAccount.holder)}</ram:PayeePartyCreditorFinancialAccount>` +
+              (seller.bankAccount.bic ? `<ram:PayeeSpecifiedCreditorFinancialInstitution>${element('BICID', seller.bankAccount.bic)}</ram:PayeeSpecifiedCreditorFinancialInstitution>` : '')
+            : '') +
+          '</ram:SpecifiedTradeSettlementPaymentMeans>';
   out.push(
     '<ram:ApplicableHeaderTradeSettlement>' +
-      (payment.method === 'sepa_direct_debit' ? element('CreditorReferenceID', payment.creditorId) : '') +
+      (debit ? element('CreditorReferenceID', debit.creditorId) : '') +
       element('PaymentReference', document.number) +
       `<ram:InvoiceCurrencyCode>${currency}</ram:InvoiceCurrencyCode>` +
       means +
@@ -268,7 +274,7 @@ function ciiBody(document: InvoiceDocument): string {
       '<ram:SpecifiedTradePaymentTerms>' +
       element('Description', paymentTerms(document)) +
       `<ram:DueDateDateTime>${date102(document.dueDate)}</ram:DueDateDateTime>` +
-      (payment.method === 'sepa_direct_debit' ? element('DirectDebitMandateID', payment.mandateReference) : '') +
+      (debit ? element('DirectDebitMandateID', debit.mandateReference) : '') +
       '</ram:SpecifiedTradePaymentTerms>' +
       '<ram:SpecifiedTradeSettlementHeaderMonetarySummation>' +
       `<ram:LineTotalAmount>${amount(lineTotal)}</ram:LineTotalAmount>` +
