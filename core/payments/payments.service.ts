@@ -167,7 +167,7 @@ export class PaymentsService implements ResourceService<PaymentView> {
       const items = commands.map(({ index, value }) => ({ index, value: withDueDate(value, now, timeZone) }));
       const siteOf = await this.check(actor, items, pathOf, [...shapeErrors, ...stateErrors(items, pathOf)]);
       const payments = items.map(({ value }) =>
-        Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, lockedAt: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
+        Object.assign(new Payment(), { id: randomUUID(), accountId: actor.accountId, lockedAt: null, replacesPaymentId: null, ...this.fields(value, now), createdAt: now, updatedAt: now }),
       );
       this.deps.payments.addAll(payments);
       const views = await recordPayments(this.deps.outbox, causedBy(actor), 'payment.created', payments, siteOf);

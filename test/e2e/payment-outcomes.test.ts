@@ -168,7 +168,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await paymentRows(contract.id)).map((p) => p.state)).toEqual(['received']);
   });
 
-  it('records a returned direct debit of a locked prepayment: failed, and a new pending prepayment the next invoice deducts', async () => {
+  it('records a returned direct debit of a locked prepayment: failed, and a new pending prepayment that collects it again, which no later invoice deducts', async () => {
     const { contract, method, siteId } = await contractWithMandate();
     await create(api, '/v1/prepayment-amounts', { contractId: contract.id, amount: '10.00', validFrom: '2026-01-01' });
     const prepayment = await create(api, '/v1/payments', {
@@ -208,10 +208,24 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect(ensured.paymentIds).toEqual([replacement]);
     expect((await api.patch(`/v1/payments/${prepayment.id}`, { state: 'received' })).body.code).toBe('payment_locked');
 
+    // September counted the 10.00 already: the replacement collects it, and October does not deduct it again.
     expect((await api.patch(`/v1/payments/${replacement}`, { state: 'received' })).status).toBe(200);
     const october = await bill(siteId, OCTOBER);
-    expect(october).toMatchObject({ prepaymentsTotal: '10.00', amountDue: '4.28' });
-    expect((await paymentRows(contract.id)).map((p) => [p.state, p.locked])).toEqual([['failed', true], ['received', true]]);
+    expect(october).toMatchObject({ prepaymentsTotal: '0.00', amountDue: '14.28' });
+    expect((await paymentRows(contract.id)).map((p) => [p.state, p.locked])).toEqual([['failed', true], ['received', false]]);
+
+    // Returned too: its replacement is not deducted either.
+    expect((await api.patch(`/v1/payments/${replacement}`, { state: 'failed' })).status).toBe(200);
+    const again = (await paymentRows(contract.id))[2]!;
+    expect(again).toMatchObject({ type: 'prepayment', state: 'pending', amount: '1000', dueDate: '2026-09-15', locked: false });
+    expect((await api.patch(`/v1/payments/${again.id}`, { state: 'received' })).status).toBe(200);
+    expect((await api.post(`/v1/invoices/${october.id}/cancel`)).status).toBe(201);
+    expect(await bill(siteId, OCTOBER)).toMatchObject({ prepaymentsTotal: '0.00', amountDue: '14.28' });
+
+    // Once September is cancelled it deducts nothing: billed again, it deducts what was received of the prepayment, once.
+    expect((await api.post(`/v1/invoices/${september.id}/cancel`)).status).toBe(201);
+    expect(await bill(siteId, SEPTEMBER)).toMatchObject({ prepaymentsTotal: '10.00', amountDue: '4.28' });
+    expect((await paymentRows(contract.id)).map((p) => [p.state, p.locked])).toEqual([['failed', false], ['failed', false], ['received', true]]);
   });
 
   it('leaves the due date of a failed prepayment to the one replacing it', async () => {

@@ -22,6 +22,6 @@ export interface BillingEnergyRepository {
   balancedEnergy(accountId: string, siteId: string, meterIds: readonly string[], fromDay: string, toDay: string, timezone: string): Promise<DailyEnergy[]>;
   /** Balanced quarter hours (state 1) of the site on the local days [fromDay, toDay), per day. */
   balancedIntervalsPerDay(accountId: string, siteId: string, fromDay: string, toDay: string, timezone: string): Promise<Map<string, number>>;
-  /** The contracts' received, unlocked prepayments due before `before`. */
+  /** The contracts' received, unlocked prepayments due before `before`, but for replacements of ones an invoice deducted (`replacementOf`). */
   receivedPrepayments(accountId: string, contractIds: readonly string[], before: string): Promise<ReceivedPrepayment[]>;
 }

@@ -82,8 +82,13 @@ export function judgePaymentChange({ type, from, to, lockedAt, changed }: Paymen
   };
 }
 
-/** The pending payment that makes a failed one's amount due again: same contract, kind, amount, due date, method, reference and invoice. */
+/**
+ * The pending payment that makes a failed one's amount due again: same contract, kind, amount, due
+ * date, method, reference and invoice, and naming the payment it replaces (the first of a chain of
+ * returns). While that first one stays deducted by an invoice (locked), the invoice has counted the
+ * amount already: the replacement collects it, and no later invoice deducts it.
+ */
 export function replacementOf(failed: Payment, id: string, now: Date): Payment {
   const { accountId, contractId, amount, type, dueDate, paymentMethodId, reference, invoiceId } = failed;
-  return pendingPayment({ id, accountId, contractId, amount, type, dueDate, paymentMethodId, reference, invoiceId }, now);
+  return pendingPayment({ id, accountId, contractId, amount, type, dueDate, paymentMethodId, reference, invoiceId, replacesPaymentId: failed.replacesPaymentId ?? failed.id }, now);
 }

@@ -20,16 +20,22 @@ export class Payment {
   invoiceId!: string | null;
   /** Set by the system when an invoice takes the payment into account; a locked payment is immutable but for a return (received → failed). */
   lockedAt!: Date | null;
+  /**
+   * The failed payment this one makes due again (`replacementOf`), the first of a chain of returns;
+   * null for any other. A prepayment replacing one an invoice deducted is never deducted again.
+   */
+  replacesPaymentId!: string | null;
   createdAt!: Date;
   updatedAt!: Date;
 }
 
 /** What the system asks of a new pending payment; the rest it starts with. */
-export type PendingPaymentFields = Pick<Payment, 'id' | 'accountId' | 'contractId' | 'amount' | 'type' | 'dueDate' | 'paymentMethodId' | 'reference' | 'invoiceId'>;
+export type PendingPaymentFields = Pick<Payment, 'id' | 'accountId' | 'contractId' | 'amount' | 'type' | 'dueDate' | 'paymentMethodId' | 'reference' | 'invoiceId'> &
+  Partial<Pick<Payment, 'replacesPaymentId'>>;
 
 /** A payment the system creates (a refund, a replacement): pending, not received, not locked. */
 export function pendingPayment(fields: PendingPaymentFields, now: Date): Payment {
-  return Object.assign(new Payment(), { ...fields, state: 'pending', receivedAt: null, lockedAt: null, createdAt: now, updatedAt: now } satisfies Payment);
+  return Object.assign(new Payment(), { replacesPaymentId: null, ...fields, state: 'pending', receivedAt: null, lockedAt: null, createdAt: now, updatedAt: now } satisfies Payment);
 }
 
 /**

@@ -90,10 +90,11 @@ export class MikroBillingEnergyRepository implements BillingEnergyRepository {
   async receivedPrepayments(accountId: string, contractIds: readonly string[], before: string): Promise<ReceivedPrepayment[]> {
     if (contractIds.length === 0) return [];
     const rows = await this.em.execute<{ id: string; contract_id: string; amount: string }[]>(
-      `select id, contract_id, amount::text from payments
-        where account_id = ? and contract_id in (select value::uuid from json_array_elements_text(?::json))
-          and type = 'prepayment' and state = 'received' and locked_at is null and due_date < ?::date
-        order by due_date, id`,
+      `select p.id, p.contract_id, p.amount::text from payments p
+        where p.account_id = ? and p.contract_id in (select value::uuid from json_array_elements_text(?::json))
+          and p.type = 'prepayment' and p.state = 'received' and p.locked_at is null and p.due_date < ?::date
+          and not exists (select from payments first where first.account_id = p.account_id and first.id = p.replaces_payment_id and first.locked_at is not null)
+        order by p.due_date, p.id`,
       [accountId, JSON.stringify(contractIds), before],
     );
     return rows.map((row) => ({ id: row.id, contractId: row.contract_id, amount: BigInt(row.amount) }));

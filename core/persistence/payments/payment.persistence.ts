@@ -67,6 +67,7 @@ export const PaymentEntity = defineEntity({
     invoiceId: p.uuid().fieldName('invoice_id').nullable(),
     invoice: tenantForeignKey(() => InvoiceEntity, 'invoice_id'),
     lockedAt: p.datetime(3).nullable(),
+    replacesPaymentId: p.uuid().fieldName('replaces_payment_id').nullable(),
     createdAt: p.datetime(3),
     updatedAt: p.datetime(3),
   },

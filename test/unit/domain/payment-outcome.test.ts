@@ -113,13 +113,17 @@ describe('the payment that replaces a failed one', () => {
       reference: 'LH-1',
       invoiceId: null,
       lockedAt: LOCKED_AT,
+      replacesPaymentId: null,
       createdAt: new Date('2026-09-01T00:00:00.000Z'),
       updatedAt: new Date('2026-11-20T00:00:00.000Z'),
     } satisfies Payment);
     const now = new Date('2026-11-21T00:00:00.000Z');
     const replacement = replacementOf(failed, 'p-2', now);
     expect(replacement).toBeInstanceOf(Payment);
-    expect({ ...replacement }).toEqual({ ...failed, id: 'p-2', state: 'pending', lockedAt: null, createdAt: now, updatedAt: now });
+    expect({ ...replacement }).toEqual({ ...failed, id: 'p-2', state: 'pending', lockedAt: null, replacesPaymentId: 'p-1', createdAt: now, updatedAt: now });
     expect(failed.state).toBe('failed');
+    // Returned again: the next one still names the first, whose deduction decides whether it is deducted.
+    const again = replacementOf(Object.assign(replacement, { state: 'failed' }), 'p-3', now);
+    expect({ ...again }).toEqual({ ...replacement, id: 'p-3', state: 'pending', replacesPaymentId: 'p-1' });
   });
 });
