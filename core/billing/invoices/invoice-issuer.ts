@@ -39,6 +39,7 @@ export class InvoiceIssuer {
     const { timezone } = (await this.deps.accounts.findAccount(accountId))!;
     const issueDate = calendarDateOf(now, timezone);
     const first = await this.deps.invoices.reserveNumbers(accountId, kind, numberingYear(issueDate), invoices.length);
+    if (kind === 'invoice') await this.deductPrepayments(accountId, invoices);
     invoices.forEach((invoice, index) => {
       const issued = invoice.issue({ sequence: first + index, issuedAt: now, issueDate });
       if (!issued.ok) throw new ConflictError(issued.refusal.code, issued.refusal.message);
@@ -55,6 +56,15 @@ export class InvoiceIssuer {
     const settled = invoices.filter((invoice) => invoice.cancelsInvoiceId === null && isSettled(invoice.amountDue, []));
     for (const invoice of settled) invoice.markPaid(now);
     if (settled.length > 0) await this.record(accountId, 'invoice.paid', settled, userId);
+  }
+
+  /** Each draft deducts its prepayments as they stand now (`deductAtIssue`); one taken by a draft before it in the batch is not deductible. */
+  private async deductPrepayments(accountId: string, drafts: readonly Invoice[]): Promise<void> {
+    const prepayments = await this.deps.payments.lockByIds(accountId, drafts.flatMap((draft) => draft.prepaymentIds));
+    const taken = new Set<string>();
+    for (const draft of drafts) {
+      for (const { id } of draft.deductAtIssue(prepayments.filter((p) => !taken.has(p.id)))) taken.add(id);
+    }
   }
 
   /**

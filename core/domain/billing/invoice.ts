@@ -90,7 +90,7 @@ export class Invoice {
   prepaymentsTotal!: Cents;
   /** grossTotal - prepaymentsTotal; negative: a credit to the customer. */
   amountDue!: Cents;
-  /** The received prepayments the draft deducted; locked when it is issued. */
+  /** The received prepayments the draft deducted; those still deductible at issue (`deductAtIssue`) are locked then. */
   prepaymentIds!: string[];
   issuedAt!: Date | null;
   dueDate!: string | null;
@@ -101,6 +101,21 @@ export class Invoice {
 
   static of(fields: Fields<Invoice>): Invoice {
     return Object.assign(new Invoice(), fields);
+  }
+
+  /**
+   * A draft deducts, of the prepayments it deducted when drafted, those among `prepayments` (as they
+   * stand at issue) that are still received and deducted by no other invoice (not locked), at their
+   * amounts then; the amount due follows. Answers them. A prepayment returned, corrected or deducted
+   * by another invoice since the draft was made would otherwise be counted as it was, or twice.
+   */
+  deductAtIssue(prepayments: readonly DeductiblePrepayment[]): DeductiblePrepayment[] {
+    const drafted = new Set(this.prepaymentIds);
+    const deducted = prepayments.filter((p) => drafted.has(p.id) && p.state === 'received' && p.lockedAt === null);
+    this.prepaymentIds = deducted.map((p) => p.id);
+    this.prepaymentsTotal = deducted.reduce((total, p) => total + p.amount, 0n);
+    this.amountDue = this.grossTotal - this.prepaymentsTotal;
+    return deducted;
   }
 
   /** Draft → issued: its number, the issue instant, and the due date `PAYMENT_TERM_DAYS` after the issue date. */
@@ -275,6 +290,14 @@ export function invoiceOfDraft(draft: InvoiceDraft, owner: DraftOwner): InvoiceW
     }),
   );
   return { invoice, lines };
+}
+
+/** A prepayment as issuing finds it (`Invoice.deductAtIssue`). */
+export interface DeductiblePrepayment {
+  id: string;
+  state: string;
+  amount: Cents;
+  lockedAt: Date | null;
 }
 
 /** A payment naming an invoice, as far as settling it goes. */

@@ -256,3 +256,23 @@ describe('cancelling', () => {
     expect(invoice).toMatchObject({ state: 'draft', updatedAt: T0 });
   });
 });
+
+describe('deducting prepayments at issue', () => {
+  const prepayment = (id: string, amount: bigint, state = 'received', lockedAt: Date | null = null) => ({ id, amount, state, lockedAt });
+
+  it('deducts of what the draft deducted only what is still received and deducted by no other invoice, at its amount then', () => {
+    const cases: Array<[string, ReturnType<typeof prepayment>[], string[], bigint]> = [
+      ['as drafted', [prepayment('pre-1', 5_000n)], ['pre-1'], 5_000n],
+      ['corrected since', [prepayment('pre-1', 6_000n)], ['pre-1'], 6_000n],
+      ['returned since', [prepayment('pre-1', 5_000n, 'failed')], [], 0n],
+      ['deducted by another invoice', [prepayment('pre-1', 5_000n, 'received', T0)], [], 0n],
+      ['gone', [], [], 0n],
+      ['not drafted', [prepayment('pre-1', 5_000n), prepayment('pre-2', 7_000n)], ['pre-1'], 5_000n],
+    ];
+    for (const [name, prepayments, ids, total] of cases) {
+      const { invoice } = drafted();
+      expect(invoice.deductAtIssue(prepayments).map((p) => p.id), name).toEqual(ids);
+      expect([invoice.prepaymentIds, invoice.prepaymentsTotal, invoice.amountDue], name).toEqual([ids, total, 29_887n - total]);
+    }
+  });
+});
