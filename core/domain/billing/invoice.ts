@@ -110,8 +110,11 @@ export class Invoice {
    * by another invoice since the draft was made would otherwise be counted as it was, or twice.
    */
   deductAtIssue(prepayments: readonly DeductiblePrepayment[]): DeductiblePrepayment[] {
-    const drafted = new Set(this.prepaymentIds);
-    const deducted = prepayments.filter((p) => drafted.has(p.id) && p.state === 'received' && p.lockedAt === null);
+    const found = new Map(prepayments.map((p) => [p.id, p]));
+    const deducted = this.prepaymentIds.flatMap((id) => {
+      const prepayment = found.get(id);
+      return prepayment && prepayment.state === 'received' && prepayment.lockedAt === null ? [prepayment] : [];
+    });
     this.prepaymentIds = deducted.map((p) => p.id);
     this.prepaymentsTotal = deducted.reduce((total, p) => total + p.amount, 0n);
     this.amountDue = this.grossTotal - this.prepaymentsTotal;

@@ -269,6 +269,10 @@ describe('deducting prepayments at issue', () => {
       ['gone', [], [], 0n],
       ['not drafted', [prepayment('pre-1', 5_000n), prepayment('pre-2', 7_000n)], ['pre-1'], 5_000n],
     ];
+    // In the draft's order, whatever order they are found in.
+    const { invoice } = drafted();
+    invoice.prepaymentIds = ['pre-2', 'pre-1'];
+    expect(invoice.deductAtIssue([prepayment('pre-1', 5_000n), prepayment('pre-2', 7_000n)]).map((p) => p.id)).toEqual(['pre-2', 'pre-1']);
     for (const [name, prepayments, ids, total] of cases) {
       const { invoice } = drafted();
       expect(invoice.deductAtIssue(prepayments).map((p) => p.id), name).toEqual(ids);
