@@ -3,7 +3,7 @@ import type { AccountRepository } from '../accounts/accounts.repository.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
 import type { ContractRepository } from '../contracts/contracts.repository.js';
-import { paymentTargetRefusal } from '../domain/billing/invoice.js';
+import { paymentTargetRefusal } from '../domain/billing/invoice-payments.js';
 import { parseCents } from '../domain/billing/money.js';
 import type { Contract } from '../domain/contracts/contract.js';
 import { holdsPrepaymentDueDate, Payment } from '../domain/payments/payment.js';

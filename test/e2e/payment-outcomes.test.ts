@@ -252,7 +252,6 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await api.patch(`/v1/payments/${prepayment.id}`, { amount: '12.00' })).status).toBe(200);
     expect(await complete(september.run)).toMatchObject({ state: 'issued', prepaymentsTotal: '12.00', amountDue: '2.28' });
     expect(await complete(october.run)).toMatchObject({ state: 'issued', prepaymentsTotal: '0.00', amountDue: '14.28' });
-
     expect((await paymentRows(contract.id)).map((p) => [p.amount, p.locked])).toEqual([['1200', true]]);
 
     // Returned after drafting: September deducts nothing, and October the replacement, once received.

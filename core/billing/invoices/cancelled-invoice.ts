@@ -1,4 +1,5 @@
-import { toRecover, type Invoice } from '../../domain/billing/invoice.js';
+import type { Invoice } from '../../domain/billing/invoice.js';
+import { toRecover } from '../../domain/billing/invoice-payments.js';
 import { formatCents } from '../../domain/billing/money.js';
 import type { Payment } from '../../domain/payments/payment.js';
 import { calendarDateOf } from '../../domain/time/calendar-date.js';

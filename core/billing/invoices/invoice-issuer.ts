@@ -1,7 +1,8 @@
 import type { AccountRepository } from '../../accounts/accounts.repository.js';
 import { sitesOfContracts } from '../../contracts/contract-sites.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
-import { isSettled, numberingYear, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
+import { numberingYear, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
+import { isSettled } from '../../domain/billing/invoice-payments.js';
 import type { Cents } from '../../domain/billing/money.js';
 import { calendarDateOf } from '../../domain/time/calendar-date.js';
 import { ConflictError } from '../../errors.js';

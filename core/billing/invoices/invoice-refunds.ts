@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sitesOfContracts } from '../../contracts/contract-sites.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
-import { refundExcess, refundOwed, type Invoice } from '../../domain/billing/invoice.js';
+import type { Invoice } from '../../domain/billing/invoice.js';
+import { refundExcess, refundOwed } from '../../domain/billing/invoice-payments.js';
 import type { Cents } from '../../domain/billing/money.js';
 import { pendingPayment, takeOffPending } from '../../domain/payments/payment.js';
 import type { EventOutbox, NewEvent } from '../../events/outbox.js';

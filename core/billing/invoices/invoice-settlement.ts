@@ -1,4 +1,5 @@
-import { isInvoiceSettled, settlingInvoiceIds, type Invoice } from '../../domain/billing/invoice.js';
+import type { Invoice } from '../../domain/billing/invoice.js';
+import { isInvoiceSettled, settlingInvoiceIds } from '../../domain/billing/invoice-payments.js';
 import type { Payment } from '../../domain/payments/payment.js';
 import type { PaymentRepository } from '../../payments/payments.repository.js';
 import type { InvoiceRepository } from './invoices.repository.js';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { invoiceNumber, isSettled } from '../../../core/domain/billing/invoice.js';
+import { invoiceNumber } from '../../../core/domain/billing/invoice.js';
+import { isSettled } from '../../../core/domain/billing/invoice-payments.js';
 
 const received = (type: string, amount: bigint) => ({ type, state: 'received', amount });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isCancellationSettled, isInvoiceSettled, isSettled, paymentTargetRefusal, refundExcess, refundOwed, settlingInvoiceIds, toRecover } from '../../../core/domain/billing/invoice.js';
+import { isCancellationSettled, isInvoiceSettled, isSettled, paymentTargetRefusal, refundExcess, refundOwed, settlingInvoiceIds, toRecover } from '../../../core/domain/billing/invoice-payments.js';
 import { Payment, takeOffPending, type PaymentState } from '../../../core/domain/payments/payment.js';
 
 const payment = (type: string, state: string, amount: bigint, invoiceId = 'inv') => ({ type, state, amount, invoiceId });
