@@ -4,6 +4,7 @@ import type { ContractRepository } from '../../contracts/contracts.repository.js
 import { numberingYear, type Invoice, type InvoiceKind } from '../../domain/billing/invoice.js';
 import { isSettled } from '../../domain/billing/invoice-payments.js';
 import type { Cents } from '../../domain/billing/money.js';
+import type { Payment } from '../../domain/payments/payment.js';
 import { calendarDateOf } from '../../domain/time/calendar-date.js';
 import { ConflictError } from '../../errors.js';
 import type { EventOutbox, NewEvent } from '../../events/outbox.js';
@@ -40,13 +41,13 @@ export class InvoiceIssuer {
     const { timezone } = (await this.deps.accounts.findAccount(accountId))!;
     const issueDate = calendarDateOf(now, timezone);
     const first = await this.deps.invoices.reserveNumbers(accountId, kind, numberingYear(issueDate), invoices.length);
-    if (kind === 'invoice') await this.deductPrepayments(accountId, invoices);
+    const deducted = kind === 'invoice' ? await this.deductPrepayments(accountId, invoices) : [];
     invoices.forEach((invoice, index) => {
       const issued = invoice.issue({ sequence: first + index, issuedAt: now, issueDate });
       if (!issued.ok) throw new ConflictError(issued.refusal.code, issued.refusal.message);
     });
     if (kind === 'invoice') {
-      await this.setPaymentLocks({ accountId, userId }, invoices.flatMap((i) => i.prepaymentIds), now, now);
+      await this.setLockedAt({ accountId, userId }, deducted, now, now);
       const credits = invoices.filter((invoice) => invoice.amountDue < 0n);
       await this.refund({ accountId, userId }, credits.map((invoice) => ({ invoice, reference: invoice.number!, dueDate: invoice.dueDate! })), now);
     }
@@ -59,13 +60,18 @@ export class InvoiceIssuer {
     if (settled.length > 0) await this.record(accountId, 'invoice.paid', settled, userId);
   }
 
-  /** Each draft deducts its prepayments as they stand now (`deductAtIssue`); one taken by a draft before it in the batch is not deductible. */
-  private async deductPrepayments(accountId: string, drafts: readonly Invoice[]): Promise<void> {
+  /**
+   * Each draft deducts its prepayments as they stand now (`deductAtIssue`), locked for the rest of
+   * the transaction; one taken by a draft before it in the batch is not deductible. Answers those
+   * deducted.
+   */
+  private async deductPrepayments(accountId: string, drafts: readonly Invoice[]): Promise<Payment[]> {
     const prepayments = await this.deps.payments.lockByIds(accountId, drafts.flatMap((draft) => draft.prepaymentIds));
     const taken = new Set<string>();
     for (const draft of drafts) {
       for (const { id } of draft.deductAtIssue(prepayments.filter((p) => !taken.has(p.id)))) taken.add(id);
     }
+    return prepayments.filter((p) => taken.has(p.id));
   }
 
   /**
@@ -101,7 +107,11 @@ export class InvoiceIssuer {
   /** Locks (or, with null, unlocks) the prepayments invoices deducted, each that changes with its `payment.updated`. */
   async setPaymentLocks(causer: Pick<NewEvent, 'accountId' | 'userId'>, paymentIds: readonly string[], lockedAt: Date | null, now: Date): Promise<void> {
     if (paymentIds.length === 0) return;
-    const payments = await this.deps.payments.lockByIds(causer.accountId, paymentIds);
+    await this.setLockedAt(causer, await this.deps.payments.lockByIds(causer.accountId, paymentIds), lockedAt, now);
+  }
+
+  /** `setPaymentLocks` for payments already locked (read `FOR UPDATE`) in this transaction. */
+  private async setLockedAt(causer: Pick<NewEvent, 'accountId' | 'userId'>, payments: readonly Payment[], lockedAt: Date | null, now: Date): Promise<void> {
     const changed = payments.filter((payment) => (lockedAt ? payment.lockedAt === null : payment.lockedAt !== null));
     if (changed.length === 0) return;
     for (const payment of changed) {
