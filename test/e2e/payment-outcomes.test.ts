@@ -52,13 +52,24 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     return { contract, method, siteId: site.id };
   }
 
-  /** Bills the site's contract for the period through a completed bill run; answers its invoice, which must be in `state`. */
-  async function bill(siteId: string, period: { periodStart: string; periodEnd: string } = OCTOBER, state = 'issued'): Promise<Record<string, any>> {
+  /** A bill run for the site's contract over the period, drafted: the run and its one draft. */
+  async function draftRun(siteId: string, period: { periodStart: string; periodEnd: string }): Promise<{ run: Record<string, any>; draft: Record<string, any> }> {
     const run = await create(api, '/v1/bill-runs', { ...period, siteIds: [siteId] });
     expect((await waitForRun(api, run.id, 'created')).counts).toMatchObject({ invoices: 1, errors: 0 });
+    const [draft] = (await api.get(`/v1/invoices?billRunId=${run.id}`)).body.data;
+    return { run, draft };
+  }
+
+  /** Completes a drafted run; answers its one invoice. */
+  async function completeRun(run: Record<string, any>): Promise<Record<string, any>> {
     expect((await api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
     await waitForRun(api, run.id, 'completed');
-    const [invoice] = (await api.get(`/v1/invoices?billRunId=${run.id}`)).body.data;
+    return (await api.get(`/v1/invoices?billRunId=${run.id}`)).body.data[0];
+  }
+
+  /** Bills the site's contract for the period through a completed bill run; answers its invoice, which must be in `state`. */
+  async function bill(siteId: string, period: { periodStart: string; periodEnd: string } = OCTOBER, state = 'issued'): Promise<Record<string, any>> {
+    const invoice = await completeRun((await draftRun(siteId, period)).run);
     expect(invoice.state).toBe(state);
     return invoice;
   }
@@ -231,36 +242,23 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
   it('deducts at issue what its draft deducted as it stands then: a prepayment another invoice deducted first, returned or corrected meanwhile', async () => {
     const { contract, siteId } = await contractWithMandate();
     const prepayment = await create(api, '/v1/payments', { contractId: contract.id, amount: '10.00', type: 'prepayment', state: 'received', dueDate: '2026-09-15' });
-    /** A run for the site's contract drafted for the period; its draft. */
-    const drafted = async (period: { periodStart: string; periodEnd: string }) => {
-      const run = await create(api, '/v1/bill-runs', { ...period, siteIds: [siteId] });
-      expect((await waitForRun(api, run.id, 'created')).counts).toMatchObject({ invoices: 1, errors: 0 });
-      const [draft] = (await api.get(`/v1/invoices?billRunId=${run.id}`)).body.data;
-      return { run, draft };
-    };
-    const complete = async (run: Record<string, any>) => {
-      expect((await api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
-      await waitForRun(api, run.id, 'completed');
-      return (await api.get(`/v1/invoices?billRunId=${run.id}`)).body.data[0];
-    };
 
     // Both months drafted before either is issued deduct the one prepayment; the first issued takes it.
-    const september = await drafted(SEPTEMBER);
-    const october = await drafted(OCTOBER);
+    const september = await draftRun(siteId, SEPTEMBER);
+    const october = await draftRun(siteId, OCTOBER);
     expect([september.draft.prepaymentsTotal, october.draft.prepaymentsTotal]).toEqual(['10.00', '10.00']);
     // Corrected after drafting: September deducts what was received.
     expect((await api.patch(`/v1/payments/${prepayment.id}`, { amount: '12.00' })).status).toBe(200);
-    expect(await complete(september.run)).toMatchObject({ state: 'issued', prepaymentsTotal: '12.00', amountDue: '2.28' });
-    expect(await complete(october.run)).toMatchObject({ state: 'issued', prepaymentsTotal: '0.00', amountDue: '14.28' });
+    expect(await completeRun(september.run)).toMatchObject({ state: 'issued', prepaymentsTotal: '12.00', amountDue: '2.28' });
+    expect(await completeRun(october.run)).toMatchObject({ state: 'issued', prepaymentsTotal: '0.00', amountDue: '14.28' });
     expect((await paymentRows(contract.id)).map((p) => [p.amount, p.locked])).toEqual([['1200', true]]);
 
     // Returned after drafting: September deducts nothing, and October the replacement, once received.
     const other = await contractWithMandate();
     const returning = await create(api, '/v1/payments', { contractId: other.contract.id, amount: '10.00', type: 'prepayment', state: 'received', dueDate: '2026-09-15' });
-    const run = await create(api, '/v1/bill-runs', { ...SEPTEMBER, siteIds: [other.siteId] });
-    await waitForRun(api, run.id, 'created');
+    const { run } = await draftRun(other.siteId, SEPTEMBER);
     expect((await api.patch(`/v1/payments/${returning.id}`, { state: 'failed' })).status).toBe(200);
-    expect(await complete(run)).toMatchObject({ prepaymentsTotal: '0.00', amountDue: '14.28' });
+    expect(await completeRun(run)).toMatchObject({ prepaymentsTotal: '0.00', amountDue: '14.28' });
     const [, replacement] = await paymentRows(other.contract.id);
     expect((await api.patch(`/v1/payments/${replacement!.id}`, { state: 'received' })).status).toBe(200);
     expect(await bill(other.siteId, OCTOBER)).toMatchObject({ prepaymentsTotal: '10.00', amountDue: '4.28' });
