@@ -11,6 +11,7 @@ import { formatCents, formatDecimal, taxOf } from '../../core/domain/billing/mon
 import { writeCii } from '../../core/billing/invoices/e-invoice/cii.js';
 import { eInvoiceViolations } from '../../core/billing/invoices/e-invoice/e-invoice-rules.js';
 import type { InvoiceDocument, InvoiceLine } from '../../core/billing/invoices/invoice-pdf-model.js';
+import { settlementOf } from '../../core/billing/invoices/invoice-pdf-payment.js';
 
 /*
  * EN 16931 conformance of the CII writer, decided by CEN's own artefacts in the validators folder
@@ -74,6 +75,8 @@ const documentArb = fc
     prepaymentShare: fc.constantFrom(0, 0, 50, 100, 130),
     meters: fc.integer({ min: 0, max: 3 }),
     directDebit: fc.boolean(),
+    /** Whether a customer who pays by transfer gave an account (where a credit is paid out to). */
+    transferIban: fc.boolean(),
     /** Whether money moves for a credit note's cancellation: its refund of what was paid. */
     refunded: fc.boolean(),
     vatId: fc.boolean(),
@@ -160,7 +163,7 @@ const documentArb = fc
       amountDue: formatCents(gross - prepayments),
       payment: g.directDebit
         ? { method: 'sepa_direct_debit', mandateReference: 'MANDAT-1 & 2', creditorId: 'DE98ZZZ09999999999', customerIban: 'DE89370400440532013000' }
-        : { method: 'transfer', customerIban: null },
+        : { method: 'transfer', customerIban: g.transferIban ? 'DE02120300000000202051' : null },
       meters,
       priceComponents: [],
       nextPrepayments: [],
@@ -187,6 +190,9 @@ describe.skipIf(!haveValidators)('CII e-invoices pass CEN’s EN 16931 validatio
   it('samples what must be covered', () => {
     expect(documents.some((d) => d.kind === 'credit_note' && d.cancels!.refunded === '0.00')).toBe(true);
     expect(documents.some((d) => d.kind === 'credit_note' && d.cancels!.refunded !== '0.00')).toBe(true);
+    // Credits paid out to the customer's account, and to none known (BT-81 58 and 1).
+    expect(documents.some((d) => settlementOf(d) === 'payout' && d.payment.customerIban !== null)).toBe(true);
+    expect(documents.some((d) => settlementOf(d) === 'payout' && d.payment.customerIban === null)).toBe(true);
     expect(documents.some((d) => d.taxes.length > 1)).toBe(true);
     expect(documents.some((d) => d.taxes.length === 1 && d.taxes[0]!.percentage === '7.00')).toBe(true);
     expect(documents.some((d) => d.prepaymentsTotal !== '0.00' && d.kind === 'invoice')).toBe(true);

@@ -129,38 +129,49 @@ describe('the CII writer', () => {
     expect(writeCii({ ...english, payment: transfer.payment })).toMatch(/<ram:Description>Please transfer €57\.99 by 17\/11\/2026 to our account IBAN /);
   });
 
-  it('names the means of payment (BG-16): the customer\'s mandate or a transfer, or clearing (97) for a cancellation no money moves for', () => {
+  it('names the means of payment (BG-16): the customer\'s mandate or a transfer to the seller, a payout to the customer for a credit, or clearing (97) for a cancellation no money moves for', () => {
     const means = (document: InvoiceDocument) => {
       const xml = writeCii(document);
       const code = /<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>(\d+)<\/ram:TypeCode>/.exec(xml)![1];
       const mandate = xml.includes('<ram:DirectDebitMandateID>') && xml.includes('<ram:CreditorReferenceID>') && xml.includes('<ram:PayerPartyDebtorFinancialAccount>');
-      return [code, mandate];
+      const payee = /<ram:PayeePartyCreditorFinancialAccount><ram:IBANID>(\w+)<\/ram:IBANID>/.exec(xml)?.[1] ?? null;
+      return [code, mandate, payee];
     };
+    const seller = typical.seller.bankAccount!.iban;
+    const customer = typical.payment.customerIban!;
     const moved = { refunded: '0.00', collecting: '0.00', creditPaidOut: '0.00', creditPayingOut: '0.00' };
     const cancelling = (amounts: Partial<typeof moved>, amountDue = stornorechnung.amountDue): InvoiceDocument => ({
       ...stornorechnung,
       amountDue,
       cancels: { ...stornorechnung.cancels!, ...moved, ...amounts },
     });
-    expect(means(typical)).toEqual(['59', true]);
-    expect(means(transfer)).toEqual(['58', false]);
-    expect(means(credit)).toEqual(['58', false]);
-    expect(means({ ...credit, payment: typical.payment })).toEqual(['59', true]);
-    // A Stornorechnung refunding what was paid, or refunding a debit once it arrives.
-    expect(means(stornorechnung)).toEqual(['59', true]);
-    expect(means(cancelling({ collecting: '57.99' }))).toEqual(['59', true]);
-    expect(means({ ...stornorechnung, payment: transfer.payment })).toEqual(['58', false]);
+    expect(means(typical)).toEqual(['59', true, null]);
+    expect(means(transfer)).toEqual(['58', false, seller]);
+    // A credit is paid out to the customer's account, not debited and not transferred to the seller;
+    // with no account known, the terms (BT-20) say the seller will ask for one.
+    expect(means({ ...credit, payment: typical.payment })).toEqual(['58', false, customer]);
+    expect(means({ ...credit, payment: { method: 'transfer', customerIban: customer } })).toEqual(['58', false, customer]);
+    expect(means(credit)).toEqual(['1', false, null]);
+    // A Stornorechnung refunding what was paid, or refunding a debit once it arrives: a payout too.
+    expect(means(stornorechnung)).toEqual(['58', false, customer]);
+    expect(means(cancelling({ collecting: '57.99' }))).toEqual(['58', false, customer]);
+    expect(means({ ...stornorechnung, payment: transfer.payment })).toEqual(['1', false, null]);
     // That of an invoice nobody paid, and that of a credit never paid out: nothing moves either way.
-    expect(means(cancelling({}))).toEqual(['97', false]);
-    expect(means({ ...cancelling({}), payment: transfer.payment })).toEqual(['97', false]);
-    expect(means(cancelling({}, '35.72'))).toEqual(['97', false]);
+    expect(means(cancelling({}))).toEqual(['97', false, null]);
+    expect(means({ ...cancelling({}), payment: transfer.payment })).toEqual(['97', false, null]);
+    expect(means(cancelling({}, '35.72'))).toEqual(['97', false, null]);
     // That of a credit paid out, or being paid out: what reached the customer is debited.
-    expect(means(cancelling({ creditPaidOut: '35.72' }, '35.72'))).toEqual(['59', true]);
-    expect(means(cancelling({ creditPayingOut: '35.72' }, '35.72'))).toEqual(['59', true]);
-    // Clearing needs neither a mandate (BR-DE-25-a) nor the seller's account (BR-DE-23-a).
+    expect(means(cancelling({ creditPaidOut: '35.72' }, '35.72'))).toEqual(['59', true, null]);
+    expect(means(cancelling({ creditPayingOut: '35.72' }, '35.72'))).toEqual(['59', true, null]);
+    expect(means({ ...cancelling({ creditPaidOut: '35.72' }, '35.72'), payment: transfer.payment })).toEqual(['58', false, seller]);
+    // Neither clearing nor a payout needs a mandate (BR-DE-25-a) or the seller's account (BR-DE-23-a);
+    // a direct debit and a transfer to the seller do.
     const incomplete = { ...cancelling({}), payment: { ...typical.payment, mandateReference: '' }, seller: { ...typical.seller, bankAccount: null } } as InvoiceDocument;
     expect(eInvoiceViolations(incomplete)).toEqual([]);
-    expect(eInvoiceViolations({ ...incomplete, cancels: stornorechnung.cancels })).toEqual(['BR-DE-25-a']);
+    expect(eInvoiceViolations({ ...incomplete, cancels: stornorechnung.cancels })).toEqual([]);
+    expect(eInvoiceViolations({ ...incomplete, cancels: stornorechnung.cancels, payment: transfer.payment })).toEqual([]);
+    expect(eInvoiceViolations({ ...incomplete, cancels: null, kind: 'invoice', amountDue: typical.amountDue })).toEqual(['BR-DE-25-a']);
+    expect(eInvoiceViolations({ ...incomplete, cancels: null, kind: 'invoice', amountDue: typical.amountDue, payment: transfer.payment })).toEqual(['BR-DE-23-a']);
   });
 
   it('writes a credit note as 381 with positive amounts and the cancelled invoice', () => {

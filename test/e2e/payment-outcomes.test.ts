@@ -83,6 +83,14 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     );
   const events = async (type: string, id: string) => (await api.get(`/v1/events?type=${type}&limit=100`)).body.data.filter((e: Record<string, any>) => e.data.id === id);
   const invoiceState = async (id: string) => (await api.get(`/v1/invoices/${id}`)).body.state;
+  /** The stored e-invoice's payment means (BT-81), whether it names a mandate, and the account it asks payment to (BT-84). */
+  const paymentMeansOf = async (id: string) => {
+    const response = await fetch(`${app.url}/v1/invoices/${id}/e-invoice`, { headers: { authorization: `Bearer ${accessToken}` } });
+    const xml = await response.text();
+    const code = /<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>(\d+)</.exec(xml)?.[1];
+    const payee = /<ram:PayeePartyCreditorFinancialAccount><ram:IBANID>(\w+)</.exec(xml)?.[1] ?? null;
+    return [response.status, code, xml.includes('DirectDebitMandateID'), payee];
+  };
   /** The first collection date a run may ask for today. */
   const collectionDate = () => earliestCollectionDate(calendarDateOf(new Date(), 'Europe/Berlin'));
   /** A run of `type` for the site finds nothing to pay. */
@@ -387,6 +395,8 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     ]);
     const refund = refunds[0]!.id;
     expect(await events('payment.created', refund)).toEqual([expect.objectContaining({ userId: null, data: expect.objectContaining({ type: 'refund', amount: '35.72' }) })]);
+    // Its e-invoice asks for no debit under the mandate: the credit is transferred to the customer's account.
+    expect(await paymentMeansOf(invoice.id)).toEqual([200, '58', false, directDebit.iban.replaceAll(' ', '')]);
 
     expect((await api.patch(`/v1/payments/${refund}`, { state: 'received' })).status).toBe(200);
     expect(await invoiceState(invoice.id)).toBe('paid');
@@ -607,9 +617,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect(text).toContain(`DasGuthabenausderRechnung${credit.number}iststorniert.DennochnichtausgezahltenBetragvon35,72€zahlenwirnichtaus;dafürmüssenSienichtszahlen.`);
     expect(text).not.toContain('Wirziehen');
     // Its e-invoice names no debit either: the credit note offsets the credit (clearing between partners).
-    const eInvoice = await fetch(`${app.url}/v1/invoices/${creditNote.id}/e-invoice`, { headers: { authorization: `Bearer ${accessToken}` } });
-    const xml = await eInvoice.text();
-    expect([eInvoice.status, /<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>(\d+)</.exec(xml)?.[1], xml.includes('DirectDebitMandateID')]).toEqual([200, '97', false]);
+    expect(await paymentMeansOf(creditNote.id)).toEqual([200, '97', false, null]);
     await nothingToCollect('credit_transfer', siteId, creditNote.dueDate);
     await nothingToCollect('direct_debit', siteId, creditNote.dueDate);
 

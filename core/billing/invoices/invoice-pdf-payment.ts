@@ -15,15 +15,18 @@ export function asksPayment(document: InvoiceDocument): boolean {
 }
 
 /**
- * How the amount due is settled, as the e-invoice's payment instructions (BG-16) name it: by the
- * customer's mandate or a transfer, as they chose, or by clearing against the invoice a credit note
- * cancels when no money moves at all: nothing was paid towards the cancelled invoice (nothing
- * refunded, no debit under way), or nothing of a cancelled credit was or is being paid out.
+ * How the amount due is settled, as the e-invoice's payment instructions (BG-16) name it: by clearing
+ * against the invoice a credit note cancels when no money moves at all (nothing was paid towards
+ * that invoice: nothing refunded, no debit under way; or nothing of a cancelled credit was or is
+ * being paid out); by a payout to the customer when the document credits them (a credit, or a
+ * Stornorechnung that pays back what was paid), whatever means they pay by; otherwise by the
+ * customer's mandate or a transfer, as they chose.
  */
-export function settlementOf(document: InvoiceDocument): InvoiceDocument['payment']['method'] | 'clearing' {
+export function settlementOf(document: InvoiceDocument): InvoiceDocument['payment']['method'] | 'clearing' | 'payout' {
   const { cancels } = document;
   const moves = cancels && [cancels.refunded, cancels.collecting, cancels.creditPaidOut, cancels.creditPayingOut].some((amount) => signOf(amount) !== 0);
-  return cancels && !moves ? 'clearing' : document.payment.method;
+  if (cancels && !moves) return 'clearing';
+  return signOf(document.amountDue) < 0 ? 'payout' : document.payment.method;
 }
 
 /**

@@ -239,24 +239,32 @@ function ciiBody(document: InvoiceDocument): string {
   );
   out.push('<ram:ApplicableHeaderTradeDelivery/>');
 
-  // BG-16 payment instructions: 59 SEPA direct debit, 58 SEPA credit transfer to the seller's IBAN,
-  // or 97 clearing between partners for a cancellation no money moves for (it clears the invoice it
-  // cancels), which a direct debit mandate must not accompany: nothing will be debited.
+  // BG-16 payment instructions: 59 SEPA direct debit, 58 SEPA credit transfer to the seller's IBAN;
+  // for a document that credits the customer, 58 to the customer's IBAN, the account "to which
+  // payment should be made" (BT-84), or 1 (instrument not defined) when it is not known and the
+  // terms (BT-20) say how it is paid out; 97 clearing between partners for a cancellation no money
+  // moves for (it clears the invoice it cancels). A mandate accompanies a direct debit only: for
+  // the others nothing will be debited.
   const settlement = settlementOf(document);
-  const debit = settlement === 'clearing' || payment.method !== 'sepa_direct_debit' ? null : payment;
+  const debit = settlement === 'sepa_direct_debit' && payment.method === 'sepa_direct_debit' ? payment : null;
+  const paymentMeans = (code: string, account = '') => `<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>${code}</ram:TypeCode>${account}</ram:SpecifiedTradeSettlementPaymentMeans>`;
+  const payeeAccount = (iban: string, holder?: string) => `<ram:PayeePartyCreditorFinancialAccount>${element('IBANID', iban)}${holder ? element('AccountName', holder) : ''}</ram:PayeePartyCreditorFinancialAccount>`;
   const means =
     settlement === 'clearing'
-      ? '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>97</ram:TypeCode></ram:SpecifiedTradeSettlementPaymentMeans>'
-      : debit
-        ? '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>59</ram:TypeCode>' +
-          (debit.customerIban ? `<ram:PayerPartyDebtorFinancialAccount>${element('IBANID', debit.customerIban)}</ram:PayerPartyDebtorFinancialAccount>` : '') +
-          '</ram:SpecifiedTradeSettlementPaymentMeans>'
-        : '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode>' +
-          (seller.bankAccount
-            ? `<ram:PayeePartyCreditorFinancialAccount>${element('IBANID', seller.bankAccount.iban)}${element('AccountName', seller.bankAccount.holder)}</ram:PayeePartyCreditorFinancialAccount>` +
-              (seller.bankAccount.bic ? `<ram:PayeeSpecifiedCreditorFinancialInstitution>${element('BICID', seller.bankAccount.bic)}</ram:PayeeSpecifiedCreditorFinancialInstitution>` : '')
-            : '') +
-          '</ram:SpecifiedTradeSettlementPaymentMeans>';
+      ? paymentMeans('97')
+      : settlement === 'payout'
+        ? payment.customerIban
+          ? paymentMeans('58', payeeAccount(payment.customerIban))
+          : paymentMeans('1')
+        : debit
+          ? paymentMeans('59', debit.customerIban ? `<ram:PayerPartyDebtorFinancialAccount>${element('IBANID', debit.customerIban)}</ram:PayerPartyDebtorFinancialAccount>` : '')
+          : paymentMeans(
+              '58',
+              seller.bankAccount
+                ? payeeAccount(seller.bankAccount.iban, seller.bankAccount.holder) +
+                    (seller.bankAccount.bic ? `<ram:PayeeSpecifiedCreditorFinancialInstitution>${element('BICID', seller.bankAccount.bic)}</ram:PayeeSpecifiedCreditorFinancialInstitution>` : '')
+                : '',
+            );
   out.push(
     '<ram:ApplicableHeaderTradeSettlement>' +
       (debit ? element('CreditorReferenceID', debit.creditorId) : '') +

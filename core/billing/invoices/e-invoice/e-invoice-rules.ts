@@ -26,10 +26,11 @@ export function eInvoiceViolations(document: InvoiceDocument): string[] {
   // BR-DE-15: the buyer reference (customer number, else contract number).
   if (!present(customer.number) && !present(document.contractNumber)) violations.push('BR-DE-15');
   // BR-DE-1 payment instructions (BG-16) are always written; BR-DE-23-a: a transfer needs the seller's IBAN (BG-17).
+  // A payout names the customer's IBAN as the account when it is known, and no transfer otherwise.
   const settlement = settlementOf(document);
   if (settlement === 'transfer' && !present(seller.bankAccount?.iban)) violations.push('BR-DE-23-a');
   // BR-DE-25-a: a direct debit needs the mandate, the creditor id and the debited account (BG-19).
-  if (settlement !== 'clearing' && payment.method === 'sepa_direct_debit' && !(present(payment.mandateReference) && present(payment.creditorId) && present(payment.customerIban))) {
+  if (settlement === 'sepa_direct_debit' && payment.method === 'sepa_direct_debit' && !(present(payment.mandateReference) && present(payment.creditorId) && present(payment.customerIban))) {
     violations.push('BR-DE-25-a');
   }
   return violations;
