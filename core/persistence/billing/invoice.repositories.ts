@@ -8,6 +8,7 @@ import type { Contract } from '../../domain/contracts/contract.js';
 import type { Page, PageQuery } from '../../pagination.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { boundQuery } from '../bound-query.js';
+import { batchesOfBytes } from '../statement-batches.js';
 import { plainRows } from '../plain-rows.js';
 import { insertUnnested } from '../insert-unnested.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
@@ -190,28 +191,31 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
 
   // Both bind each document as a parameter of its own: the driver sends a PDF's bytes and an XML's
   // text as they are, where a statement with the values written into it escaped megabytes per batch.
+  // A statement takes about a megabyte of documents (batchesOfBytes).
   async savePdfs(accountId: string, pdfs: readonly { invoiceId: string; content: Buffer }[]): Promise<void> {
-    if (pdfs.length === 0) return;
-    await boundQuery(
-      this.em,
-      `insert into invoice_pdfs (invoice_id, account_id, content, created_at)
-       select i.id, i.account_id, v.content, now() from (values ${pdfs.map(() => '(?::uuid, ?::bytea)').join(', ')}) as v(id, content)
-       join invoices i on i.account_id = ? and i.id = v.id
-       on conflict do nothing`,
-      [...pdfs.flatMap((pdf) => [pdf.invoiceId, pdf.content]), accountId],
-    );
+    for (const batch of batchesOfBytes(pdfs, (pdf) => pdf.content.length)) {
+      await boundQuery(
+        this.em,
+        `insert into invoice_pdfs (invoice_id, account_id, content, created_at)
+         select i.id, i.account_id, v.content, now() from (values ${batch.map(() => '(?::uuid, ?::bytea)').join(', ')}) as v(id, content)
+         join invoices i on i.account_id = ? and i.id = v.id
+         on conflict do nothing`,
+        [...batch.flatMap((pdf) => [pdf.invoiceId, pdf.content]), accountId],
+      );
+    }
   }
 
   async saveEInvoices(accountId: string, eInvoices: readonly StoredEInvoice[]): Promise<void> {
-    if (eInvoices.length === 0) return;
-    await boundQuery(
-      this.em,
-      `insert into invoice_e_invoices (account_id, invoice_id, profile, xml, created_at)
-       select ?::uuid, v.invoice_id, v.profile, v.xml, now()
-         from (values ${eInvoices.map(() => '(?::uuid, ?::varchar(16), ?::text)').join(', ')}) as v(invoice_id, profile, xml)
-       on conflict do nothing`,
-      [accountId, ...eInvoices.flatMap((e) => [e.invoiceId, e.profile, e.xml])],
-    );
+    for (const batch of batchesOfBytes(eInvoices, (eInvoice) => eInvoice.xml.length)) {
+      await boundQuery(
+        this.em,
+        `insert into invoice_e_invoices (account_id, invoice_id, profile, xml, created_at)
+         select ?::uuid, v.invoice_id, v.profile, v.xml, now()
+           from (values ${batch.map(() => '(?::uuid, ?::varchar(16), ?::text)').join(', ')}) as v(invoice_id, profile, xml)
+         on conflict do nothing`,
+        [accountId, ...batch.flatMap((e) => [e.invoiceId, e.profile, e.xml])],
+      );
+    }
   }
 
   async eInvoiceOf(accountId: string, invoiceId: string, profile: EInvoiceProfile): Promise<string | null> {
