@@ -148,7 +148,7 @@ describe('the CII writer', () => {
     expect(means(typical)).toEqual(['59', true, null]);
     expect(means(transfer)).toEqual(['58', false, seller]);
     // A credit is paid out to the customer's account, not debited and not transferred to the seller;
-    // with no account known, the terms (BT-20) say the seller will ask for one.
+    // with no account known, the terms (BT-20) say the seller will get in touch about the payout.
     expect(means({ ...credit, payment: typical.payment })).toEqual(['58', false, customer]);
     expect(means({ ...credit, payment: { method: 'transfer', customerIban: customer } })).toEqual(['58', false, customer]);
     expect(means(credit)).toEqual(['1', false, null]);
