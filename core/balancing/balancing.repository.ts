@@ -1,5 +1,6 @@
 import type { InvoicedPeriod } from '../domain/balancing/invoiced-periods.js';
 import type { Flow, IntervalState, SiteBalance } from '../domain/balancing/site-balance.js';
+import type { Bucket } from '../domain/time/buckets.js';
 
 export interface DirtyRange {
   from: number;
@@ -47,6 +48,17 @@ export interface BalancingRepository {
   invoicedPeriods(accountId: string, siteId: string, from: string): Promise<InvoicedPeriod[]>;
   /** Serialises balancing of one site across workers (until the transaction ends). */
   lockSite(accountId: string, siteId: string): Promise<void>;
+  /**
+   * Holds off balancing of these sites until the transaction ends (other holders share it): the
+   * results read meanwhile stay current, and a balancing after it sees what was written with them.
+   */
+  holdSites(accountId: string, siteIds: readonly string[]): Promise<void>;
+  /**
+   * In the balancing transaction, under the site's lock: the drafts (invoices not yet issued) of
+   * contracts on the site whose period overlaps a span being balanced again are outdated
+   * (issuing drafts them again).
+   */
+  markDraftsOutdated(accountId: string, siteId: string, spans: readonly Bucket[], timezone: string): Promise<void>;
   /** Removes and returns the site's pending ranges, not the held ones (restored by a rollback). */
   takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]>;
   /**

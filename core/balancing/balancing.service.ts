@@ -137,7 +137,8 @@ export class BalancingService {
 
   /**
    * The worker's job: balance every pending range of one site, in one transaction. Changes inside
-   * an invoiced period are held back and its results kept: the billed energy stays as billed.
+   * an invoiced period are held back and its results kept: the billed energy stays as billed. The
+   * drafts over what is balanced again are marked outdated (issuing drafts them again).
    */
   async balanceSite(job: BalanceSiteJob): Promise<void> {
     const { balancing, sites, meters, settings, accounts, uow } = this.deps;
@@ -161,6 +162,8 @@ export class BalancingService {
       // Virtual meters need every physical meter of the site; balancing only the participants.
       const involved = siteMeters.filter((m) => !isVirtual(m) && (virtual || participations.some((p) => p.meterId === m.id)));
       const chunks = chunksOf(site, ranges, timezone);
+      // Drafts over these spans were drafted from the results (or virtual values) replaced here.
+      await balancing.markDraftsOutdated(job.accountId, site.id, chunks.map((buckets) => ({ start: buckets[0]!.start, end: buckets.at(-1)!.end })), timezone);
       const splits = new Map<string, number>();
       const splitOf = (day: string) => splits.get(day) ?? splits.set(day, localDaySplit(day, timezone)).get(day)!;
       // A pipeline on the one connection: while the database loads the next chunk and writes the

@@ -4,7 +4,7 @@ import { BalancingSettingEntity } from './balancing/balancing-setting.persistenc
 import { PriceComponentEntity, PriceComponentGroupEntity, PriceEntity } from './billing/price.persistence.js';
 import { TaxRateEntity } from './billing/tax-rate.persistence.js';
 import { TemplateEntity } from './billing/template.persistence.js';
-import { BillRunEntity, BillRunErrorEntity, InvoiceCounterEntity, InvoiceEInvoiceEntity, InvoiceEntity, InvoicePdfEntity, LineItemEntity } from './billing/invoice.persistence.js';
+import { BillRunEntity, BillRunErrorEntity, InvoiceCounterEntity, InvoiceEInvoiceEntity, InvoiceEntity, InvoicePdfEntity, LineItemEntity, OutdatedDraftEntity } from './billing/invoice.persistence.js';
 import { ContractEntity, ContractMeterEntity } from './contracts/contract.persistence.js';
 import { CustomAttributeEntity } from './custom-attributes/custom-attribute.entity.js';
 import { CustomerEntity } from './customers/customer.persistence.js';
@@ -57,6 +57,7 @@ export const entities = [
   InvoiceCounterEntity,
   InvoicePdfEntity,
   InvoiceEInvoiceEntity,
+  OutdatedDraftEntity,
   PaymentRunEntity,
   PaymentRunItemEntity,
 ];

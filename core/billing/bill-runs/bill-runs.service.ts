@@ -3,11 +3,13 @@ import type { ActivityLog } from '../../activity-log.js';
 import type { AccountRepository } from '../../accounts/accounts.repository.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Clock } from '../../clock.js';
-import { BillRun, overlappingRun, type BillRunPhase } from '../../domain/billing/bill-run.js';
+import { BillRun, overlappingRun, type BillRunError, type BillRunPhase } from '../../domain/billing/bill-run.js';
 import { missingSellerDetails } from '../../domain/accounts/seller-details.js';
-import { invoiceOfDraft } from '../../domain/billing/invoice.js';
+import { invoiceOfDraft, linesOfDraft, type Invoice, type LineItem } from '../../domain/billing/invoice.js';
 import { issuingBlocker, type IssuingBlocker } from '../../domain/billing/legal-requirements.js';
+import type { BalancingRepository } from '../../balancing/balancing.repository.js';
 import type { Contract } from '../../domain/contracts/contract.js';
+import type { ContractRepository } from '../../contracts/contracts.repository.js';
 import type { CustomerRepository } from '../../customers/customers.repository.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { EventOutbox } from '../../events/outbox.js';
@@ -36,6 +38,8 @@ export interface BillRunsDependencies {
   accounts: AccountRepository;
   customers: CustomerRepository;
   billRuns: BillRunRepository;
+  balancing: BalancingRepository;
+  contracts: ContractRepository;
   invoices: InvoiceRepository;
   sites: SiteRepository;
   templates: TemplateRepository;
@@ -205,6 +209,9 @@ export class BillRunsService implements ResourceService<BillRunView> {
         const contracts = await deps.billRuns.unhandledContracts(run, deps.settings.batchSize);
         if (contracts.length === 0) return 'done';
         const now = deps.clock.now();
+        // Until this batch commits, its sites are not balanced again; a balancing after it marks
+        // the drafts it makes outdated (issuing drafts them again).
+        await deps.balancing.holdSites(run.accountId, contracts.map((c) => c.siteId));
         const blocked = await this.issuingBlockers(run.accountId, contracts);
         const drafts = await deps.drafts.draftAll(run.accountId, contracts.filter((c) => !blocked.has(c.id)), run.periodStart, run.periodEnd);
         const owner = { accountId: run.accountId, billRunId: run.id, templateId: template, now, newId: randomUUID };
@@ -254,7 +261,8 @@ export class BillRunsService implements ResourceService<BillRunView> {
   }
 
   /**
-   * Phase 2: numbers, locked prepayments and `issued` per batch; each batch's PDFs after its commit.
+   * Phase 2: numbers, locked prepayments and `issued` per batch (outdated drafts drafted again
+   * first, `redraftOutdated`); each batch's PDFs after its commit.
    * A batch's PDFs render while the next batch is issued, and a batch is issued only once the PDFs
    * of the batch before the previous one are stored: at most two batches' PDFs are in flight, and
    * the render threads need not wait for an issuing transaction. A crash leaves issued invoices
@@ -274,17 +282,22 @@ export class BillRunsService implements ResourceService<BillRunView> {
     let size = Math.min(DOCUMENTS_PER_ROUND, deps.settings.batchSize);
     try {
       for (;;) {
-        const issued = await this.batch(async (): Promise<string[] | 'lost'> => {
+        const issued = await this.batch(async (): Promise<string[] | 'done' | 'lost'> => {
           if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
-          const drafts = await deps.invoices.lockDrafts(run.accountId, run.id, size);
-          if (drafts.length === 0) return [];
-          await deps.issuer.issue(run.accountId, 'invoice', drafts, deps.clock.now());
-          if (progress.due(drafts.length)) await this.event(run, 'bill_run.complete_progress');
+          // The sites first, then the drafts: the order in which balancing takes a site and marks its drafts.
+          await deps.balancing.holdSites(run.accountId, await deps.invoices.draftSites(run.accountId, run.id, size));
+          const locked = await deps.invoices.lockDrafts(run.accountId, run.id, size);
+          if (locked.length === 0) return 'done';
+          const now = deps.clock.now();
+          const drafts = await this.redraftOutdated(run, locked, now);
+          await deps.issuer.issue(run.accountId, 'invoice', drafts, now);
+          if (progress.due(locked.length)) await this.event(run, 'bill_run.complete_progress');
           return drafts.map((d) => d.id);
         });
         if (issued === 'lost') return;
-        if (issued.length === 0) break;
+        if (issued === 'done') break;
         size = deps.settings.batchSize;
+        if (issued.length === 0) continue;
         const pdfs = render({ ids: issued });
         // Awaited below or in the next round: a failure meanwhile must not be an unhandled rejection.
         pdfs.catch(() => undefined);
@@ -296,6 +309,42 @@ export class BillRunsService implements ResourceService<BillRunView> {
       await Promise.allSettled(rendering);
     }
     await this.finish(run, 'complete', 'bill_run.complete_success');
+  }
+
+  /**
+   * Drafts again, from the data as it stands now, the drafts among `drafts` whose site was balanced
+   * again over their period since they were drafted (a measurement correction, a changed key or
+   * setting): the same invoice with new lines and totals. A contract that can no longer be billed
+   * loses its draft and gets its error on the run. Answers the drafts to issue.
+   */
+  private async redraftOutdated(run: BillRun, drafts: readonly Invoice[], now: Date): Promise<Invoice[]> {
+    const { deps } = this;
+    const outdated = await deps.invoices.outdatedDrafts(run.accountId, drafts.map((d) => d.id));
+    if (outdated.size === 0) return [...drafts];
+    const stale = drafts.filter((d) => outdated.has(d.id));
+    const contracts = await deps.contracts.readByIds(run.accountId, stale.map((d) => d.contractId));
+    const results = new Map((await deps.drafts.draftAll(run.accountId, contracts, run.periodStart, run.periodEnd)).map((r) => [r.contract.id, r]));
+    const redrafted: Invoice[] = [];
+    const lines: LineItem[] = [];
+    const dropped = new Set<string>();
+    const errors: BillRunError[] = [];
+    for (const invoice of stale) {
+      const result = results.get(invoice.contractId)!;
+      if (result.error) {
+        dropped.add(invoice.id);
+        errors.push({ billRunId: run.id, accountId: run.accountId, contractId: invoice.contractId, ...result.error, createdAt: now });
+        continue;
+      }
+      const transition = invoice.redraft(result.draft, result.prepaymentIds, now);
+      if (!transition.ok) throw new ConflictError(transition.refusal.code, transition.refusal.message);
+      redrafted.push(invoice);
+      lines.push(...linesOfDraft(result.draft, invoice, { now, newId: randomUUID }));
+    }
+    await deps.invoices.replaceDraftLines(run.accountId, redrafted.map((d) => d.id), lines);
+    await deps.invoices.removeDrafts(run.accountId, [...dropped]);
+    await deps.billRuns.addErrors(errors);
+    deps.log.info({ accountId: run.accountId, billRunId: run.id, redrafted: redrafted.length, dropped: dropped.size }, 'bill run drafts drafted again');
+    return drafts.filter((d) => !dropped.has(d.id));
   }
 
   /** One batch of a phase: its own transaction, in a unit of work that forgets the batch when it ends. */

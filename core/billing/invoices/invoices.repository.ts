@@ -44,8 +44,16 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
    * (the constraint stays the guard against a concurrent writer).
    */
   contractsInvoiced(accountId: string, contractIds: readonly string[], periodStart: string, periodEnd: string): Promise<Set<string>>;
+  /** The sites of the contracts of the drafts `lockDrafts` would take now. */
+  draftSites(accountId: string, runId: string, limit: number): Promise<string[]>;
   /** Up to `limit` drafts of the run, locked for this transaction, in id order. */
   lockDrafts(accountId: string, runId: string, limit: number): Promise<Invoice[]>;
+  /** Which of these drafts were marked outdated (their site balanced again over their period since they were drafted). */
+  outdatedDrafts(accountId: string, invoiceIds: readonly string[]): Promise<Set<string>>;
+  /** Replaces the lines of drafts drafted again (their rows change with the unit of work) and clears their outdated marks. */
+  replaceDraftLines(accountId: string, invoiceIds: readonly string[], lines: readonly LineItem[]): Promise<void>;
+  /** Deletes these drafts with their lines. */
+  removeDrafts(accountId: string, invoiceIds: readonly string[]): Promise<void>;
   /** Reserves `count` numbers of the account, kind and year; answers the first (gap-free: the counter row is advanced in this transaction). */
   reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number>;
   /** Deletes the run's drafts (with their lines); answers how many. */

@@ -121,6 +121,18 @@ export class Invoice {
     return deducted;
   }
 
+  /**
+   * A draft drafted again from the data as it stands now (its site was balanced again since): the
+   * new draft's period and totals and the prepayments it deducts; its lines are `linesOfDraft`.
+   */
+  redraft(draft: InvoiceDraft, prepaymentIds: readonly string[], now: Date): Transition {
+    if (this.state !== 'draft') return refused('invoice_not_draft', `Only a draft is drafted again; this ${this.label} is ${this.state}.`);
+    Object.assign(this, totalsOf(draft));
+    this.prepaymentIds = [...prepaymentIds];
+    this.updatedAt = now;
+    return done(undefined);
+  }
+
   /** Draft → issued: its number, the issue instant, and the due date `PAYMENT_TERM_DAYS` after the issue date. */
   issue({ sequence, issuedAt, issueDate }: Issue): Transition {
     if (this.state !== 'draft') return refused('invoice_not_draft', `Only a draft is issued; this ${this.label} is ${this.state}.`);
@@ -241,39 +253,27 @@ export interface DraftOwner {
   newId: () => string;
 }
 
-/** A draft invoice (kind `invoice`, no number) with its lines, from the billing engine's draft. */
-export function invoiceOfDraft(draft: InvoiceDraft, owner: DraftOwner): InvoiceWithLines {
-  const { accountId, contractId, now } = owner;
-  const invoice = Invoice.of({
-    id: owner.newId(),
-    accountId,
-    kind: 'invoice',
-    number: null,
-    contractId,
-    customerId: owner.customerId,
-    billRunId: owner.billRunId,
+/** What a draft invoice records of the billing engine's draft: its totals. */
+function totalsOf(draft: InvoiceDraft): Pick<Invoice, 'periodStart' | 'periodEnd' | 'netTotal' | 'taxes' | 'grossTotal' | 'prepaymentsTotal' | 'amountDue'> {
+  return {
     periodStart: draft.periodStart,
     periodEnd: draft.periodEnd,
-    state: 'draft',
     netTotal: draft.netTotal,
     taxes: draft.taxes.map((t) => ({ taxRateId: t.taxRateId, percentage: t.percentage, netAmount: t.netAmount, taxAmount: t.taxAmount })),
     grossTotal: draft.grossTotal,
     prepaymentsTotal: draft.prepaymentsTotal,
     amountDue: draft.amountDue,
-    prepaymentIds: [...owner.prepaymentIds],
-    issuedAt: null,
-    dueDate: null,
-    templateId: owner.templateId,
-    cancelsInvoiceId: null,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const lines = draft.lines.map((line, position) =>
+  };
+}
+
+/** The lines of a draft invoice from the billing engine's draft. */
+export function linesOfDraft(draft: InvoiceDraft, invoice: Pick<Invoice, 'id' | 'accountId' | 'contractId'>, { now, newId }: Pick<DraftOwner, 'now' | 'newId'>): LineItem[] {
+  return draft.lines.map((line, position) =>
     LineItem.of({
-      id: owner.newId(),
-      accountId,
+      id: newId(),
+      accountId: invoice.accountId,
       invoiceId: invoice.id,
-      contractId,
+      contractId: invoice.contractId,
       position,
       description: line.description,
       kind: line.kind,
@@ -292,7 +292,30 @@ export function invoiceOfDraft(draft: InvoiceDraft, owner: DraftOwner): InvoiceW
       createdAt: now,
     }),
   );
-  return { invoice, lines };
+}
+
+/** A draft invoice (kind `invoice`, no number) with its lines, from the billing engine's draft. */
+export function invoiceOfDraft(draft: InvoiceDraft, owner: DraftOwner): InvoiceWithLines {
+  const { accountId, contractId, now } = owner;
+  const invoice = Invoice.of({
+    id: owner.newId(),
+    accountId,
+    kind: 'invoice',
+    number: null,
+    contractId,
+    customerId: owner.customerId,
+    billRunId: owner.billRunId,
+    ...totalsOf(draft),
+    state: 'draft',
+    prepaymentIds: [...owner.prepaymentIds],
+    issuedAt: null,
+    dueDate: null,
+    templateId: owner.templateId,
+    cancelsInvoiceId: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { invoice, lines: linesOfDraft(draft, invoice, owner) };
 }
 
 /** A prepayment as issuing finds it (`Invoice.deductAtIssue`). */

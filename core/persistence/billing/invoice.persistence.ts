@@ -206,3 +206,25 @@ export const InvoiceEInvoiceEntity = defineEntity({
     createdAt: p.datetime(3),
   },
 });
+
+/**
+ * A draft whose site was balanced again over its period after it was drafted: its energy may no
+ * longer be what the balancing says, so issuing drafts it again first. The balancer writes it in
+ * the transaction that replaces the results; the draft's removal takes it along.
+ */
+export class OutdatedDraft {
+  accountId!: string;
+  invoiceId!: string;
+  createdAt!: Date;
+}
+
+export const OutdatedDraftEntity = defineEntity({
+  class: OutdatedDraft,
+  tableName: 'outdated_drafts',
+  properties: {
+    accountId: accountKey,
+    invoiceId: p.uuid().fieldName('invoice_id').primary(),
+    invoice: tenantForeignKey(() => InvoiceEntity, 'invoice_id', 'cascade'),
+    createdAt: p.datetime(3),
+  },
+});

@@ -158,8 +158,36 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return new Set(rows.map((row) => row.contract_id));
   }
 
+  async draftSites(accountId: string, runId: string, limit: number): Promise<string[]> {
+    const rows = await this.em.execute<{ site_id: string }[]>(
+      `select distinct c.site_id from (select contract_id from invoices where account_id = ? and bill_run_id = ? and state = 'draft' order by id limit ?) i
+         join contracts c on c.account_id = ? and c.id = i.contract_id`,
+      [accountId, runId, limit, accountId],
+    );
+    return rows.map((row) => row.site_id);
+  }
+
   lockDrafts(accountId: string, runId: string, limit: number): Promise<Invoice[]> {
     return this.em.find(InvoiceEntity, { accountId, billRunId: runId, state: 'draft' }, { orderBy: { id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  }
+
+  async outdatedDrafts(accountId: string, invoiceIds: readonly string[]): Promise<Set<string>> {
+    if (invoiceIds.length === 0) return new Set();
+    const rows = await this.em.execute<{ invoice_id: string }[]>(`select invoice_id from outdated_drafts where account_id = ? and invoice_id in ${IN_IDS}`, [accountId, ids(invoiceIds)]);
+    return new Set(rows.map((row) => row.invoice_id));
+  }
+
+  async replaceDraftLines(accountId: string, invoiceIds: readonly string[], lines: readonly LineItem[]): Promise<void> {
+    if (invoiceIds.length === 0) return;
+    await this.em.execute(`delete from line_items where account_id = ? and invoice_id in ${IN_IDS}`, [accountId, ids(invoiceIds)]);
+    await this.em.execute(`delete from outdated_drafts where account_id = ? and invoice_id in ${IN_IDS}`, [accountId, ids(invoiceIds)]);
+    await insertUnnested(this.em, LineItemEntity, lines);
+  }
+
+  async removeDrafts(accountId: string, invoiceIds: readonly string[]): Promise<void> {
+    if (invoiceIds.length === 0) return;
+    // Lines and outdated marks go with their invoice (on delete cascade).
+    await this.em.execute(`delete from invoices where account_id = ? and state = 'draft' and id in ${IN_IDS}`, [accountId, ids(invoiceIds)]);
   }
 
   async reserveNumbers(accountId: string, kind: InvoiceKind, year: number, count: number): Promise<number> {

@@ -6,6 +6,7 @@ import {
   Invoice,
   invoiceOfDraft,
   LineItem,
+  linesOfDraft,
   PAYMENT_TERM_DAYS,
   type InvoiceKind,
   type InvoiceRefusal,
@@ -109,9 +110,44 @@ describe('drafting an invoice from the billing engine', () => {
   });
 });
 
+describe('drafting a draft again', () => {
+  it('takes the new draft\'s period, totals and prepayments, keeps the invoice, and gives lines of the same invoice', () => {
+    const { invoice } = drafted();
+    const again: InvoiceDraft = {
+      ...DRAFT,
+      periodStart: '2026-10-05',
+      lines: [{ ...DRAFT.lines[0]!, quantity: 800_000n, netAmount: 25_680n }],
+      netTotal: 25_680n,
+      taxes: [{ taxRateId: 'vat', percentage: 1900n, netAmount: 25_680n, taxAmount: 4_879n }],
+      grossTotal: 30_559n,
+      prepaymentsTotal: 0n,
+      amountDue: 30_559n,
+    };
+    expect(invoice.redraft(again, [], T1).ok).toBe(true);
+    expect(invoice).toMatchObject({
+      id: 'id-1',
+      state: 'draft',
+      number: null,
+      periodStart: '2026-10-05',
+      periodEnd: '2026-11-01',
+      netTotal: 25_680n,
+      taxes: [{ taxRateId: 'vat', percentage: 1900n, netAmount: 25_680n, taxAmount: 4_879n }],
+      grossTotal: 30_559n,
+      prepaymentsTotal: 0n,
+      amountDue: 30_559n,
+      prepaymentIds: [],
+      createdAt: T0,
+      updatedAt: T1,
+    });
+    const lines = linesOfDraft(again, invoice, { now: T1, newId: ids() });
+    expect(lines.map((l) => [l.id, l.invoiceId, l.contractId, l.position, l.quantity, l.netAmount, l.createdAt])).toEqual([['id-1', 'id-1', 'con', 0, 800_000n, 25_680n, T1]]);
+  });
+});
+
 describe('invoice transitions', () => {
-  type Action = 'issue' | 'cancel' | 'markPaid' | 'reopen';
+  type Action = 'issue' | 'cancel' | 'markPaid' | 'reopen' | 'redraft';
   const act = (invoice: Invoice, action: Action): Transition<unknown> => {
+    if (action === 'redraft') return invoice.redraft(DRAFT, [], T1);
     if (action === 'issue') return invoice.issue({ sequence: 7, issuedAt: T1, issueDate: '2027-01-01' });
     if (action === 'cancel') return invoice.cancel([], { templateId: 'cn-tpl', now: T1, newId: ids() });
     if (action === 'markPaid') return invoice.markPaid(T1);
@@ -142,6 +178,10 @@ describe('invoice transitions', () => {
     ['invoice', 'draft', 'reopen', 'invoice_not_paid'],
     ['invoice', 'issued', 'reopen', 'invoice_not_paid'],
     ['invoice', 'cancelled', 'reopen', 'invoice_not_paid'],
+    ['invoice', 'draft', 'redraft', 'draft'],
+    ['invoice', 'issued', 'redraft', 'invoice_not_draft'],
+    ['invoice', 'paid', 'redraft', 'invoice_not_draft'],
+    ['invoice', 'cancelled', 'redraft', 'invoice_not_draft'],
   ];
 
   it.each(table)('%s %s: %s → %s', (kind, state, action, outcome) => {
@@ -159,13 +199,13 @@ describe('invoice transitions', () => {
   });
 
   it('covers every kind, state and action', () => {
-    const actions: Action[] = ['issue', 'cancel', 'markPaid', 'reopen'];
+    const actions: Action[] = ['issue', 'cancel', 'markPaid', 'reopen', 'redraft'];
     for (const kind of INVOICE_KINDS) {
       for (const state of INVOICE_STATES) {
         for (const action of actions) {
           const outcome = act(invoiceIn(kind, state), action);
           // Each transition starts from the states named here (cancelling: of invoices only).
-          const allowed = { issue: ['draft'], cancel: kind === 'invoice' ? ['issued', 'paid'] : [], markPaid: ['issued'], reopen: ['paid'] }[action];
+          const allowed = { issue: ['draft'], cancel: kind === 'invoice' ? ['issued', 'paid'] : [], markPaid: ['issued'], reopen: ['paid'], redraft: ['draft'] }[action];
           expect(outcome.ok, `${kind} ${state} ${action}`).toBe(allowed.includes(state));
         }
       }

@@ -1,0 +1,146 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type SignedUp, type TestApp } from '../support/app.js';
+import { balancedSite, dayOfValues, waitForBalance } from '../support/balancing.js';
+import { waitForRun } from '../support/billing.js';
+import { create, fixtures } from '../support/fixtures.js';
+import type { Api } from '../support/http.js';
+import { invoicePdfText } from '../support/pdf.js';
+
+/** October 1 and 2, 2026 in Berlin. */
+const OCT_1 = '2026-09-30T22:00:00.000Z';
+const OCT_2 = '2026-10-01T22:00:00.000Z';
+const LAST_INTERVAL = '2026-10-02T21:45:00.000Z';
+
+/** Local energy at 0.20, grid energy at 0.30, 19 % VAT. */
+async function product(api: Api) {
+  const vat = await create(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
+  const created = await fixtures.product(api);
+  const group = await create(api, '/v1/price-component-groups', { electricityProductId: created.id, name: 'Mieterstrom' });
+  for (const [kind, amount] of [['local_energy', '0.200000'], ['grid_energy', '0.300000']]) {
+    const component = await create(api, '/v1/price-components', { priceComponentGroupId: group.id, name: kind, kind, taxRateId: vat.id });
+    await create(api, '/v1/prices', { priceComponentId: component.id, validFrom: '2026-01-01', amount });
+  }
+  return created;
+}
+
+const linesOf = async (api: Api, invoiceId: string) =>
+  ((await api.get(`/v1/line-items?invoiceId=${invoiceId}`)).body.data as Record<string, any>[]).map((l) => ({ id: l.id, kind: l.kind, quantity: l.quantity, netAmount: l.netAmount }));
+
+const withoutIds = (lines: Record<string, unknown>[]) => lines.map(({ id: _id, ...line }) => line);
+
+/**
+ * A balanced site billed for October 1-2: producer 1 kWh per quarter hour, consumers of priority 1
+ * and 2 using 0.6 kWh each (the first gets 0.6 locally, the second 0.4 locally and 0.2 from the grid).
+ */
+async function billableSite(account: SignedUp, productId: string) {
+  const { site, producer, consumers } = await balancedSite(account.api, [1, 2]);
+  for (const day of [OCT_1, OCT_2]) {
+    const values = [...dayOfValues(producer.id, day, () => 1), ...consumers.flatMap((c) => dayOfValues(c.id, day, () => 0.6))];
+    expect((await account.api.post('/v1/measurements', { measurements: values })).status).toBe(201);
+  }
+  await waitForBalance(account.api, site.id, LAST_INTERVAL);
+  const contracts: Record<string, any>[] = [];
+  for (const consumer of consumers) {
+    const customer = await fixtures.customer(account.api);
+    const contract = await fixtures.contract(account.api, { customerId: customer.id, electricityProductId: productId, siteId: site.id }, { startDate: '2026-01-01' });
+    await create(account.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: consumer.id, startDate: '2026-01-01' });
+    contracts.push(contract);
+  }
+  return { site, producer, consumers, contracts };
+}
+
+describe('bill runs after measurements changed under their drafts', () => {
+  let app: TestApp;
+  let db: pg.Client;
+
+  beforeAll(async () => {
+    app = await startTestApp({ QUEUE_POLL_SECONDS: '0.5', RATE_LIMIT_PER_MINUTE: '100000', BILL_RUN_BATCH_SIZE: '2' });
+    db = new pg.Client({ connectionString: app.database.url });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await app.close();
+  });
+
+  const outdated = async () => (await db.query<{ invoice_id: string }>('select invoice_id from outdated_drafts order by invoice_id')).rows.map((r) => r.invoice_id);
+
+  it('issues what the balancing says at issue: drafts of a site balanced again are drafted again, the same invoice with new lines', async () => {
+    const a = await app.signUp();
+    const productId = (await product(a.api)).id;
+    const corrected = await billableSite(a, productId);
+    const untouched = await billableSite(a, productId);
+    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
+    await waitForRun(a.api, run.id, 'created');
+    const drafts = new Map(((await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).map((d) => [d.contractId, d]));
+    expect(drafts.size).toBe(4);
+    const [first, second] = corrected.contracts.map((c) => drafts.get(c.id)!);
+    // 192 quarter hours: 115.2 kWh local; 76.8 kWh local and 38.4 kWh from the grid.
+    expect(withoutIds(await linesOf(a.api, first!.id))).toEqual([{ kind: 'local_energy', quantity: '115.200', netAmount: '23.04' }]);
+    expect(withoutIds(await linesOf(a.api, second!.id))).toEqual([
+      { kind: 'local_energy', quantity: '76.800', netAmount: '15.36' },
+      { kind: 'grid_energy', quantity: '38.400', netAmount: '11.52' },
+    ]);
+    const untouchedLines = await Promise.all(untouched.contracts.map((c) => linesOf(a.api, drafts.get(c.id)!.id)));
+
+    // The first consumer's October 2 is corrected to 1.2 kWh per quarter hour: it now takes the
+    // whole production that day (1 kWh local, 0.2 from the grid), the second only grid energy.
+    const correction = dayOfValues(corrected.consumers[0]!.id, OCT_2, () => 1.2);
+    expect((await a.api.post('/v1/measurements', { measurements: correction })).status).toBe(201);
+    await waitForBalance(a.api, corrected.site.id, LAST_INTERVAL);
+    // The balancing marked the drafts of its site, and only those; the drafts are unchanged until issued.
+    expect(await outdated()).toEqual([first!.id, second!.id].sort());
+    expect(withoutIds(await linesOf(a.api, first!.id))).toEqual([{ kind: 'local_energy', quantity: '115.200', netAmount: '23.04' }]);
+
+    expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    const completed = await waitForRun(a.api, run.id, 'completed');
+    expect(completed.counts).toEqual({ total: 4, contracts: 4, invoices: 4, issued: 4, errors: 0 });
+    // 57.6 + 96 = 153.6 kWh local (30.72) and 19.2 kWh grid (5.76): 36.48 net, 6.93 VAT.
+    expect(withoutIds(await linesOf(a.api, first!.id))).toEqual([
+      { kind: 'local_energy', quantity: '153.600', netAmount: '30.72' },
+      { kind: 'grid_energy', quantity: '19.200', netAmount: '5.76' },
+    ]);
+    expect((await a.api.get(`/v1/invoices/${first!.id}`)).body).toMatchObject({ state: 'issued', netTotal: '36.48', grossTotal: '43.41', amountDue: '43.41' });
+    // 38.4 kWh local (7.68) on October 1; 19.2 + 57.6 = 76.8 kWh grid (23.04).
+    expect(withoutIds(await linesOf(a.api, second!.id))).toEqual([
+      { kind: 'local_energy', quantity: '38.400', netAmount: '7.68' },
+      { kind: 'grid_energy', quantity: '76.800', netAmount: '23.04' },
+    ]);
+    expect((await a.api.get(`/v1/invoices/${second!.id}`)).body).toMatchObject({ state: 'issued', netTotal: '30.72' });
+    // The PDF's meter table, read from the measurements, agrees with the lines: 57.6 + 115.2 kWh.
+    const pdf = await invoicePdfText(app.url, a.accessToken, first!.id);
+    expect(pdf).toContain('172,800 kWh');
+    expect(pdf).toContain('153,600');
+    // Drafts of the other site were issued as drafted: the same lines, not written again.
+    expect(await Promise.all(untouched.contracts.map((c) => linesOf(a.api, drafts.get(c.id)!.id)))).toEqual(untouchedLines);
+    expect(await outdated()).toEqual([]);
+    // Issued two drafts per batch, in id order: the two drafted again may fall into one batch or two.
+    const logged = app.logs.map((line) => JSON.parse(line)).filter((line) => line.billRunId === run.id && line.msg === 'bill run drafts drafted again');
+    expect([logged.reduce((n, line) => n + line.redrafted, 0), logged.reduce((n, line) => n + line.dropped, 0)]).toEqual([2, 0]);
+  });
+
+  it('takes a draft whose contract can no longer be billed out of the run, with the error on the run', async () => {
+    const a = await app.signUp();
+    const { site, contracts } = await billableSite(a, (await product(a.api)).id);
+    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
+    await waitForRun(a.api, run.id, 'created');
+    const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[];
+    expect(drafts).toHaveLength(2);
+
+    // A third consumer joins the balancing from October 2 without any data: the site is balanced
+    // again from then on, and October 2 is no longer complete.
+    const newcomer = await fixtures.meter(a.api, site.id, { direction: 'consumer', measuring: 'load_profile_accurate', startDate: '2025-12-31T23:00:00.000Z' });
+    await create(a.api, '/v1/meter-balancing-settings', { siteId: site.id, meterId: newcomer.id, balancing: 'participant', startDate: '2026-10-02', priority: 3 });
+    await waitForBalance(a.api, site.id, '2026-10-01T21:45:00.000Z');
+    expect(await outdated()).toEqual(drafts.map((d) => d.id).sort());
+
+    expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    const completed = await waitForRun(a.api, run.id, 'completed');
+    expect(completed.counts).toMatchObject({ contracts: 2, invoices: 0, issued: 0, errors: 2 });
+    expect(completed.errors.map((e: Record<string, string>) => [e.contractId, e.code]).sort()).toEqual(contracts.map((c) => [c.id, 'incomplete_balancing']).sort());
+    for (const draft of drafts) expect((await a.api.get(`/v1/invoices/${draft.id}`)).status).toBe(404);
+    expect((await db.query('select count(*)::int as n from line_items where invoice_id = any($1::uuid[])', [drafts.map((d) => d.id)])).rows[0].n).toBe(0);
+    expect(await outdated()).toEqual([]);
+  });
+});
