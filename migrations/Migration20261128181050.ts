@@ -1,8 +1,9 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Drafts whose site was balanced again over their period after they were drafted: issuing drafts
- * them again first, so that an invoice never bills energy the balancing has since replaced.
+ * Drafts whose inputs changed after they were drafted (their site balanced again over their period,
+ * their meters' measurements corrected): issuing drafts them again first, so that an invoice never
+ * bills energy the data has since replaced.
  */
 export class Migration20261128181050 extends Migration {
 

@@ -97,8 +97,12 @@ export function chunksOf(site: Pick<Site, 'balanceResolution'>, ranges: readonly
 export class BalancingService {
   constructor(private readonly deps: BalancingDependencies) {}
 
-  /** In the ingest transaction: remember what changed on balanced sites. */
-  markChanged(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]> {
+  /**
+   * In the ingest transaction: remember what changed on balanced sites (and sites with virtual
+   * meters), and mark the drafts the changed meters' data went into outdated.
+   */
+  async markChanged(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]> {
+    await this.deps.balancing.markDraftsOfMeters(accountId, changes);
     return this.deps.balancing.markDirty(accountId, changes);
   }
 

@@ -18,6 +18,11 @@ export interface MeasurementRepository {
   ingestMeters(accountId: string, ids: readonly string[]): Promise<IngestMeter[]>;
   /** Holds the writers of these meters off until the transaction ends (sorted, so no deadlocks). */
   lockMeters(accountId: string, meterIds: readonly string[]): Promise<void>;
+  /**
+   * Holds the writers of these meters off until the transaction ends, beside other holders (a
+   * bill run's drafts): what is read of them stays current until then.
+   */
+  holdMeters(accountId: string, meterIds: readonly string[]): Promise<void>;
   /** Stored values per meter within each range, sorted by time. */
   load(accountId: string, ranges: readonly SeriesRange[]): Promise<Map<string, StoredPoint[]>>;
   /**

@@ -120,6 +120,56 @@ describe('bill runs after measurements changed under their drafts', () => {
     expect([logged.reduce((n, line) => n + line.redrafted, 0), logged.reduce((n, line) => n + line.dropped, 0)]).toEqual([2, 0]);
   });
 
+  it('drafts again the drafts on an unbalanced site whose meter data was corrected, and only those the correction reaches', async () => {
+    const a = await app.signUp();
+    const site = await fixtures.site(a.api, { type: 'unbalanced_accurate' });
+    const vat = await create(a.api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
+    const energyProduct = await fixtures.product(a.api);
+    const group = await create(a.api, '/v1/price-component-groups', { electricityProductId: energyProduct.id, name: 'Strom' });
+    const component = await create(a.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Arbeitspreis', kind: 'energy', taxRateId: vat.id });
+    await create(a.api, '/v1/prices', { priceComponentId: component.id, validFrom: '2026-01-01', amount: '0.300000' });
+    const contracts: Record<string, any>[] = [];
+    const meters: Record<string, any>[] = [];
+    for (let i = 0; i < 2; i++) {
+      const meter = await fixtures.meter(a.api, site.id, { measuring: 'load_profile_accurate', startDate: '2026-09-30T22:00:00.000Z' });
+      const values = [...dayOfValues(meter.id, OCT_1, () => 0.5), ...dayOfValues(meter.id, OCT_2, () => 0.5)];
+      expect((await a.api.post('/v1/measurements', { measurements: values })).status).toBe(201);
+      const customer = await fixtures.customer(a.api);
+      const contract = await fixtures.contract(a.api, { customerId: customer.id, electricityProductId: energyProduct.id, siteId: site.id }, { startDate: '2026-01-01' });
+      await create(a.api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meter.id, startDate: '2026-01-01' });
+      contracts.push(contract);
+      meters.push(meter);
+    }
+    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
+    await waitForRun(a.api, run.id, 'created');
+    const drafts = new Map(((await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).map((d) => [d.contractId, d]));
+    const [first, second] = contracts.map((c) => drafts.get(c.id)!);
+    // 192 quarter hours x 0.5 kWh = 96 kWh x 0.30 = 28.80.
+    expect(withoutIds(await linesOf(a.api, first!.id))).toEqual([{ kind: 'energy', quantity: '96.000', netAmount: '28.80' }]);
+    const secondLines = await linesOf(a.api, second!.id);
+
+    // The first meter's October 2 is corrected to 0.75 kWh per quarter hour; a value of November 9
+    // of the second meter lies far from the period.
+    expect((await a.api.post('/v1/measurements', { measurements: dayOfValues(meters[0]!.id, OCT_2, () => 0.75) })).status).toBe(201);
+    const november = { meterId: meters[1]!.id, timestamp: '2026-11-09T11:00:00.000Z', value: 0.5 };
+    expect((await a.api.post('/v1/measurements', { measurements: [november] })).status).toBe(201);
+    expect(await outdated()).toEqual([first!.id]);
+
+    expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    expect((await waitForRun(a.api, run.id, 'completed')).counts).toMatchObject({ invoices: 2, issued: 2, errors: 0 });
+    // 48 + 72 = 120 kWh x 0.30 = 36.00, 19 % = 6.84.
+    expect(withoutIds(await linesOf(a.api, first!.id))).toEqual([{ kind: 'energy', quantity: '120.000', netAmount: '36.00' }]);
+    expect((await a.api.get(`/v1/invoices/${first!.id}`)).body).toMatchObject({ state: 'issued', netTotal: '36.00', grossTotal: '42.84' });
+    expect(await linesOf(a.api, second!.id)).toEqual(secondLines);
+    expect(await invoicePdfText(app.url, a.accessToken, first!.id)).toContain('120,000 kWh');
+    expect(await outdated()).toEqual([]);
+
+    // A correction of an issued period is stored and leaves the invoice as issued.
+    expect((await a.api.post('/v1/measurements', { measurements: dayOfValues(meters[0]!.id, OCT_2, () => 1) })).status).toBe(201);
+    expect(await outdated()).toEqual([]);
+    expect(withoutIds(await linesOf(a.api, first!.id))).toEqual([{ kind: 'energy', quantity: '120.000', netAmount: '36.00' }]);
+  });
+
   it('takes a draft whose contract can no longer be billed out of the run, with the error on the run', async () => {
     const a = await app.signUp();
     const { site, contracts } = await billableSite(a, (await product(a.api)).id);

@@ -11,6 +11,7 @@ import type { BalancingRepository } from '../../balancing/balancing.repository.j
 import type { Contract } from '../../domain/contracts/contract.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
 import type { CustomerRepository } from '../../customers/customers.repository.js';
+import type { MeasurementRepository } from '../../measurements/measurements.repository.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { EventOutbox } from '../../events/outbox.js';
 import type { JobQueue } from '../../queue/job-queue.js';
@@ -39,6 +40,7 @@ export interface BillRunsDependencies {
   customers: CustomerRepository;
   billRuns: BillRunRepository;
   balancing: BalancingRepository;
+  measurements: MeasurementRepository;
   contracts: ContractRepository;
   invoices: InvoiceRepository;
   sites: SiteRepository;
@@ -209,8 +211,9 @@ export class BillRunsService implements ResourceService<BillRunView> {
         const contracts = await deps.billRuns.unhandledContracts(run, deps.settings.batchSize);
         if (contracts.length === 0) return 'done';
         const now = deps.clock.now();
-        // Until this batch commits, its sites are not balanced again; a balancing after it marks
-        // the drafts it makes outdated (issuing drafts them again).
+        // Until this batch commits, its sites are not balanced again (nor, while drafting reads
+        // them, meters of unbalanced sites written); a change after it marks the drafts it makes
+        // outdated (issuing drafts them again).
         await deps.balancing.holdSites(run.accountId, contracts.map((c) => c.siteId));
         const blocked = await this.issuingBlockers(run.accountId, contracts);
         const drafts = await deps.drafts.draftAll(run.accountId, contracts.filter((c) => !blocked.has(c.id)), run.periodStart, run.periodEnd);
@@ -284,8 +287,11 @@ export class BillRunsService implements ResourceService<BillRunView> {
       for (;;) {
         const issued = await this.batch(async (): Promise<string[] | 'done' | 'lost'> => {
           if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
-          // The sites first, then the drafts: the order in which balancing takes a site and marks its drafts.
-          await deps.balancing.holdSites(run.accountId, await deps.invoices.draftSites(run.accountId, run.id, size));
+          // What drafting them again would read first, then the drafts: the order in which balancing
+          // takes a site, and ingest its meters, before they mark drafts outdated.
+          const inputs = await deps.invoices.draftInputs(run.accountId, run.id, size);
+          await deps.balancing.holdSites(run.accountId, inputs.siteIds);
+          await deps.measurements.holdMeters(run.accountId, inputs.meterIds);
           const locked = await deps.invoices.lockDrafts(run.accountId, run.id, size);
           if (locked.length === 0) return 'done';
           const now = deps.clock.now();
@@ -312,9 +318,9 @@ export class BillRunsService implements ResourceService<BillRunView> {
   }
 
   /**
-   * Drafts again, from the data as it stands now, the drafts among `drafts` whose site was balanced
-   * again over their period since they were drafted (a measurement correction, a changed key or
-   * setting): the same invoice with new lines and totals. A contract that can no longer be billed
+   * Drafts again, from the data as it stands now, the drafts among `drafts` marked outdated since
+   * they were drafted (their site balanced again over their period after a correction or a changed
+   * key or setting, or their meters' measurements corrected): the same invoice with new lines and totals. A contract that can no longer be billed
    * loses its draft and gets its error on the run. Answers the drafts to issue.
    */
   private async redraftOutdated(run: BillRun, drafts: readonly Invoice[], now: Date): Promise<Invoice[]> {

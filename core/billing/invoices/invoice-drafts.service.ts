@@ -196,7 +196,10 @@ export class InvoiceDraftsService {
   private async consumption(accountId: string, windows: readonly Window[], timezone: string): Promise<Map<string, EnergyByMeter | DraftError>> {
     const start = Math.min(...windows.map((w) => w.start));
     const end = Math.max(...windows.map((w) => w.end));
-    const meters = await this.deps.meters.findByIds(accountId, [...new Set(windows.flatMap((w) => w.assignments.map((a) => a.meterId)))]);
+    const meterIds = [...new Set(windows.flatMap((w) => w.assignments.map((a) => a.meterId)))];
+    // Ingest of these meters waits until this transaction ends, and a later one marks its drafts outdated.
+    await this.deps.measurements.holdMeters(accountId, meterIds);
+    const meters = await this.deps.meters.findByIds(accountId, meterIds);
     const measured = await MeasuredEnergy.read(this.deps.measurements, accountId, meters.map((meter) => ({ meter, start, end })));
     const buckets = bucketsOf(start, end, 'P1D', timezone);
     const daily = new Map(meters.map((meter) => [meter.id, measured.energy(meter, buckets).map((b) => ({ ...b, day: calendarDateOf(new Date(b.start), timezone) }))]));

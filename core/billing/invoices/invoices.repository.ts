@@ -44,8 +44,11 @@ export interface InvoiceRepository extends ResourceRepository<Invoice, InvoiceFi
    * (the constraint stays the guard against a concurrent writer).
    */
   contractsInvoiced(accountId: string, contractIds: readonly string[], periodStart: string, periodEnd: string): Promise<Set<string>>;
-  /** The sites of the contracts of the drafts `lockDrafts` would take now. */
-  draftSites(accountId: string, runId: string, limit: number): Promise<string[]>;
+  /**
+   * What drafting the drafts `lockDrafts` would take now again reads: the sites of their contracts,
+   * and the contract meters on those sites that are not balanced (whose measurements it reads).
+   */
+  draftInputs(accountId: string, runId: string, limit: number): Promise<{ siteIds: string[]; meterIds: string[] }>;
   /** Up to `limit` drafts of the run, locked for this transaction, in id order. */
   lockDrafts(accountId: string, runId: string, limit: number): Promise<Invoice[]>;
   /** Which of these drafts were marked outdated (their site balanced again over their period since they were drafted). */

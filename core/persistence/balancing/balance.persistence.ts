@@ -157,6 +157,32 @@ export class MikroBalancingRepository implements BalancingRepository {
     );
   }
 
+  async markDraftsOfMeters(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<void> {
+    if (changes.length === 0) return;
+    // The contracts first (few rows, by index), then their drafts; `for key share` waits for a
+    // draft being issued and skips it once it is (the state is checked again after the wait).
+    await this.em.execute(
+      `with touched as (
+         select cm.contract_id, min(c.from_at) as from_at, max(c.to_at) as to_at
+           from json_to_recordset(?::json) as c(meter_id uuid, from_at bigint, to_at bigint)
+           join contract_meters cm on cm.account_id = ? and cm.meter_id = c.meter_id
+          group by cm.contract_id
+       ), drafts as (
+         select i.account_id, i.id from touched t
+           join invoices i on i.account_id = ? and i.contract_id = t.contract_id
+           cross join (select timezone from accounts where account_id = ?) a
+          where i.state = 'draft'
+            and (i.period_start::timestamp at time zone a.timezone) <= to_timestamp(t.to_at / 1000.0) + interval '48 hours'
+            and (i.period_end::timestamp at time zone a.timezone) > to_timestamp(t.from_at / 1000.0) - interval '48 hours'
+            for key share of i
+       )
+       insert into outdated_drafts (account_id, invoice_id, created_at)
+       select account_id, id, now() from drafts
+       on conflict do nothing`,
+      [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId, accountId, accountId],
+    );
+  }
+
   async invoicedPeriods(accountId: string, siteId: string, from: string): Promise<InvoicedPeriod[]> {
     const rows = await this.em.execute<{ id: string; number: string; period_start: string; period_end: string }[]>(
       `select i.id, i.number, i.period_start::text as period_start, i.period_end::text as period_end

@@ -208,9 +208,9 @@ export const InvoiceEInvoiceEntity = defineEntity({
 });
 
 /**
- * A draft whose site was balanced again over its period after it was drafted: its energy may no
- * longer be what the balancing says, so issuing drafts it again first. The balancer writes it in
- * the transaction that replaces the results; the draft's removal takes it along.
+ * A draft whose inputs changed after it was drafted — its site balanced again over its period, or
+ * measurements of its meters corrected near it — so that issuing drafts it again first. Balancing
+ * and ingest write it in the transaction that changes the data; the draft's removal takes it along.
  */
 export class OutdatedDraft {
   accountId!: string;

@@ -158,13 +158,19 @@ export class MikroInvoiceRepository extends AccountScopedRepository<Invoice, Inv
     return new Set(rows.map((row) => row.contract_id));
   }
 
-  async draftSites(accountId: string, runId: string, limit: number): Promise<string[]> {
-    const rows = await this.em.execute<{ site_id: string }[]>(
-      `select distinct c.site_id from (select contract_id from invoices where account_id = ? and bill_run_id = ? and state = 'draft' order by id limit ?) i
-         join contracts c on c.account_id = ? and c.id = i.contract_id`,
-      [accountId, runId, limit, accountId],
+  async draftInputs(accountId: string, runId: string, limit: number): Promise<{ siteIds: string[]; meterIds: string[] }> {
+    const [row] = await this.em.execute<{ site_ids: string[] | null; meter_ids: string[] | null }[]>(
+      `with c as (
+         select c.id, c.site_id, s.type from (select contract_id from invoices where account_id = ? and bill_run_id = ? and state = 'draft' order by id limit ?) i
+           join contracts c on c.account_id = ? and c.id = i.contract_id
+           join sites s on s.account_id = c.account_id and s.id = c.site_id
+       )
+       select (select array_agg(distinct site_id) from c) as site_ids,
+              (select array_agg(distinct cm.meter_id) from c join contract_meters cm on cm.account_id = ? and cm.contract_id = c.id
+                where c.type not like 'balanced%') as meter_ids`,
+      [accountId, runId, limit, accountId, accountId],
     );
-    return rows.map((row) => row.site_id);
+    return { siteIds: row?.site_ids ?? [], meterIds: row?.meter_ids ?? [] };
   }
 
   lockDrafts(accountId: string, runId: string, limit: number): Promise<Invoice[]> {

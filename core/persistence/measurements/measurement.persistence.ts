@@ -58,6 +58,9 @@ function grouped(rows: PointRow[]): Map<string, StoredPoint[]> {
   return series;
 }
 
+/** The advisory lock keys under which meters are written (`lockMeters`) and read (`holdMeters`). */
+const meterLockKeys = (accountId: string, meterIds: readonly string[]) => [...new Set(meterIds)].map((id) => `${accountId}/${id}`);
+
 export class MikroMeasurementRepository implements MeasurementRepository {
   constructor(private readonly em: EntityManager) {}
 
@@ -73,8 +76,12 @@ export class MikroMeasurementRepository implements MeasurementRepository {
   }
 
   async lockMeters(accountId: string, meterIds: readonly string[]): Promise<void> {
-    const keys = [...meterIds].sort().map((id) => `${accountId}/${id}`);
-    await boundQuery(this.em, 'select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(?::text[]) as k order by k', [keys]);
+    await boundQuery(this.em, 'select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(?::text[]) as k order by k', [meterLockKeys(accountId, meterIds)]);
+  }
+
+  async holdMeters(accountId: string, meterIds: readonly string[]): Promise<void> {
+    if (meterIds.length === 0) return;
+    await boundQuery(this.em, 'select pg_advisory_xact_lock_shared(hashtextextended(k, 0)) from unnest(?::text[]) as k order by k', [meterLockKeys(accountId, meterIds)]);
   }
 
   async load(accountId: string, ranges: readonly SeriesRange[]): Promise<Map<string, StoredPoint[]>> {
