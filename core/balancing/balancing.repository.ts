@@ -34,8 +34,11 @@ export interface BalancingStatusRow {
 
 export interface BalancingRepository {
   /**
-   * In the ingest transaction: records which balanced sites (or sites with virtual meters) the
-   * changed meters belong to and the changed range; returns those sites.
+   * In the ingest transaction, under the meters' locks: records which balanced sites (or sites with
+   * virtual meters) the changed meters belong to and the changed range, and returns those sites.
+   * The drafts of contracts with a changed meter whose period comes within 48 hours of its change
+   * (readings there enter the period's consumption) are outdated; a draft being issued is waited for
+   * and then left alone (its correction stays stored under the issued invoice).
    */
   markDirty(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]>;
   /**
@@ -59,13 +62,6 @@ export interface BalancingRepository {
    * (issuing drafts them again).
    */
   markDraftsOutdated(accountId: string, siteId: string, spans: readonly Bucket[], timezone: string): Promise<void>;
-  /**
-   * In the ingest transaction, under the meters' locks: the drafts of contracts with a changed
-   * meter whose period comes within 48 hours of its change (readings there enter the period's
-   * consumption) are outdated. A draft being issued is waited for and then left alone: its
-   * correction stays stored under the issued invoice.
-   */
-  markDraftsOfMeters(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<void>;
   /** Removes and returns the site's pending ranges, not the held ones (restored by a rollback). */
   takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]>;
   /**

@@ -101,8 +101,7 @@ export class BalancingService {
    * In the ingest transaction: remember what changed on balanced sites (and sites with virtual
    * meters), and mark the drafts the changed meters' data went into outdated.
    */
-  async markChanged(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]> {
-    await this.deps.balancing.markDraftsOfMeters(accountId, changes);
+  markChanged(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]> {
     return this.deps.balancing.markDirty(accountId, changes);
   }
 

@@ -129,16 +129,35 @@ export class MikroBalancingRepository implements BalancingRepository {
 
   async markDirty(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]> {
     if (changes.length === 0) return [];
+    // One statement, ingest's only one beside writing the values. The drafts: contracts first (few
+    // rows, by index), then their drafts; `for key share` waits for a draft being issued and skips
+    // it once it is (the state is checked again after the wait).
     const rows = await this.em.execute<{ site_id: string }[]>(
-      `insert into balancing_dirty_ranges (id, account_id, site_id, from_at, to_at)
+      `with c as (select * from json_to_recordset(?::json) as c(meter_id uuid, from_at bigint, to_at bigint)),
+       touched as (
+         select cm.contract_id, min(c.from_at) as from_at, max(c.to_at) as to_at
+           from c join contract_meters cm on cm.account_id = ? and cm.meter_id = c.meter_id
+          group by cm.contract_id
+       ), drafts as (
+         select i.account_id, i.id from touched t
+           join invoices i on i.account_id = ? and i.contract_id = t.contract_id
+           cross join (select timezone from accounts where account_id = ?) a
+          where i.state = 'draft'
+            and (i.period_start::timestamp at time zone a.timezone) <= to_timestamp(t.to_at / 1000.0) + interval '48 hours'
+            and (i.period_end::timestamp at time zone a.timezone) > to_timestamp(t.from_at / 1000.0) - interval '48 hours'
+            for key share of i
+       ), outdated as (
+         insert into outdated_drafts (account_id, invoice_id, created_at) select account_id, id, now() from drafts on conflict do nothing
+       )
+       insert into balancing_dirty_ranges (id, account_id, site_id, from_at, to_at)
        select gen_random_uuid(), m.account_id, m.site_id, to_timestamp(min(c.from_at) / 1000.0), to_timestamp(max(c.to_at) / 1000.0)
-       from json_to_recordset(?::json) as c(meter_id uuid, from_at bigint, to_at bigint)
+       from c
        join meters m on m.id = c.meter_id and m.account_id = ?
        join sites s on s.id = m.site_id and s.account_id = m.account_id
        where s.type like 'balanced%' or exists (select 1 from meters v where v.account_id = s.account_id and v.site_id = s.id and v.formula is not null)
        group by m.account_id, m.site_id
        returning site_id`,
-      [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId],
+      [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId, accountId, accountId, accountId],
     );
     return rows.map((r) => r.site_id);
   }
@@ -154,32 +173,6 @@ export class MikroBalancingRepository implements BalancingRepository {
                      from balancing_days where account_id = ? and site_id = ?) as l
        where to_timestamp(r.from_at / 1000.0) <= l.last_at`,
       [accountId, siteId, JSON.stringify(ranges.map((r) => ({ from_at: r.from, to_at: r.to }))), accountId, siteId],
-    );
-  }
-
-  async markDraftsOfMeters(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<void> {
-    if (changes.length === 0) return;
-    // The contracts first (few rows, by index), then their drafts; `for key share` waits for a
-    // draft being issued and skips it once it is (the state is checked again after the wait).
-    await this.em.execute(
-      `with touched as (
-         select cm.contract_id, min(c.from_at) as from_at, max(c.to_at) as to_at
-           from json_to_recordset(?::json) as c(meter_id uuid, from_at bigint, to_at bigint)
-           join contract_meters cm on cm.account_id = ? and cm.meter_id = c.meter_id
-          group by cm.contract_id
-       ), drafts as (
-         select i.account_id, i.id from touched t
-           join invoices i on i.account_id = ? and i.contract_id = t.contract_id
-           cross join (select timezone from accounts where account_id = ?) a
-          where i.state = 'draft'
-            and (i.period_start::timestamp at time zone a.timezone) <= to_timestamp(t.to_at / 1000.0) + interval '48 hours'
-            and (i.period_end::timestamp at time zone a.timezone) > to_timestamp(t.from_at / 1000.0) - interval '48 hours'
-            for key share of i
-       )
-       insert into outdated_drafts (account_id, invoice_id, created_at)
-       select account_id, id, now() from drafts
-       on conflict do nothing`,
-      [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId, accountId, accountId],
     );
   }
 
