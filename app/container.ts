@@ -63,6 +63,7 @@ import { MikroWebhookDeliveryRepository, MikroWebhookEndpointRepository } from '
 import { InvoiceDraftsService } from '../core/billing/invoices/invoice-drafts.service.js';
 import { MikroBillingEnergyRepository } from '../core/persistence/billing/billing-energy.persistence.js';
 import { BillRunsService } from '../core/billing/bill-runs/bill-runs.service.js';
+import { MikroOutdatedDraftRepository } from '../core/persistence/billing/outdated-draft.repository.js';
 import { InvoiceDocuments } from '../core/billing/invoices/invoice-documents.js';
 import { PdfRenderPool, renderInThisThread } from '../core/billing/invoices/pdf-render-pool.js';
 import { InvoiceIssuer } from '../core/billing/invoices/invoice-issuer.js';
@@ -133,6 +134,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
     billRuns: new MikroBillRunRepository(em),
     invoices: new MikroInvoiceRepository(em),
     lineItems: new MikroLineItemRepository(em),
+    outdatedDrafts: new MikroOutdatedDraftRepository(em),
   };
   const uow = new MikroUnitOfWork(em);
   const clock = settings.clock ?? systemClock;
@@ -156,7 +158,7 @@ export function buildContainer(settings: ContainerSettings): DependencyContainer
   single(ContractMetersService, () => new ContractMetersService({ ...repositories, uow, clock }));
   single(BalancingSettingsService, (c) => new BalancingSettingsService({ ...repositories, rebalancing: c.resolve(BalancingService), uow, clock }));
   single(BalancingService, () => new BalancingService({ ...repositories, queue: settings.queue, uow, outbox }));
-  single(TaxRatesService, () => new TaxRatesService(repositories.taxRates, uow, clock));
+  single(TaxRatesService, () => new TaxRatesService(repositories.taxRates, repositories.outdatedDrafts, uow, clock));
   const catalogue = (c: DependencyContainer) => ({ ...repositories, attributes: c.resolve(CustomAttributesService), uow, clock });
   single(PriceComponentGroupsService, (c) => new PriceComponentGroupsService(catalogue(c)));
   single(PriceComponentsService, (c) => new PriceComponentsService(catalogue(c)));

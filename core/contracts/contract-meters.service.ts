@@ -10,6 +10,7 @@ import type { SiteRepository } from '../sites/sites.repository.js';
 import { mergeUpdate } from '../patching.js';
 import { assertReferences } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
+import type { OutdatedDraftRepository } from '../billing/invoices/outdated-drafts.repository.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { ContractMeterRepository, ContractRepository } from './contracts.repository.js';
@@ -25,6 +26,7 @@ export interface ContractMeterDependencies {
   contracts: ContractRepository;
   meters: MeterRepository;
   sites: SiteRepository;
+  outdatedDrafts: OutdatedDraftRepository;
   uow: UnitOfWork;
   clock: Clock;
 }
@@ -42,6 +44,7 @@ export class ContractMetersService implements ResourceService<ContractMeterView>
       const now = clock.now();
       const assignment = Object.assign(new ContractMeter(), { id, accountId: actor.accountId, ...command, createdAt: now, updatedAt: now });
       contractMeters.add(assignment);
+      await this.deps.outdatedDrafts.markOfContracts(actor.accountId, [assignment.contractId]);
       return present(assignment);
     });
   }
@@ -69,6 +72,7 @@ export class ContractMetersService implements ResourceService<ContractMeterView>
       const assignment = await loadOwned(contractMeters, actor, 'contract_meter', id);
       const { merged } = mergeUpdate({ current: present(assignment), patch, patchSchema: updateContractMeterCommand, createSchema: createContractMeterCommand });
       await this.checkAssignment(actor, merged, id);
+      await this.deps.outdatedDrafts.markOfContracts(actor.accountId, [assignment.contractId, merged.contractId]);
       Object.assign(assignment, { ...merged, updatedAt: clock.now() });
       return present(assignment);
     });

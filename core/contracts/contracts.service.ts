@@ -13,6 +13,7 @@ import { assertReferences } from '../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../resource.service.js';
 import type { SiteRepository } from '../sites/sites.repository.js';
 import { causedBy, type EventOutbox } from '../events/outbox.js';
+import type { OutdatedDraftRepository } from '../billing/invoices/outdated-drafts.repository.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import type { ContractMeterRepository, ContractRepository } from './contracts.repository.js';
@@ -43,6 +44,7 @@ export interface ContractDependencies {
   customers: CustomerRepository;
   products: ProductRepository;
   sites: SiteRepository;
+  outdatedDrafts: OutdatedDraftRepository;
   attributes: CustomAttributesService;
   uow: UnitOfWork;
   clock: Clock;
@@ -99,6 +101,7 @@ export class ContractsService implements ResourceService<ContractView> {
       await this.checkContract(actor, merged, contract.id);
       const customAttributes = await attributes.checkValues(actor.accountId, 'contract', merged.customAttributes);
       const previousSite = contract.siteId;
+      await this.deps.outdatedDrafts.markOfContracts(actor.accountId, [contract.id]);
       Object.assign(contract, { ...merged, customAttributes, updatedAt: clock.now() });
       const view = present(contract, values);
       await this.deps.outbox.record([{ ...causedBy(actor), type: 'contract.updated', entityId: view.id, data: view, siteIds: [...new Set([previousSite, contract.siteId])] }]);

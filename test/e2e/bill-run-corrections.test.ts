@@ -50,7 +50,7 @@ async function billableSite(account: SignedUp, productId: string) {
   return { site, producer, consumers, contracts };
 }
 
-describe('bill runs after measurements changed under their drafts', () => {
+describe('bill runs after the data changed under their drafts', () => {
   let app: TestApp;
   let db: pg.Client;
 
@@ -170,14 +170,65 @@ describe('bill runs after measurements changed under their drafts', () => {
     expect(withoutIds(await linesOf(a.api, first!.id))).toEqual([{ kind: 'energy', quantity: '120.000', netAmount: '36.00' }]);
   });
 
-  it('takes a draft whose contract can no longer be billed out of the run, with the error on the run', async () => {
+  it('drafts again the drafts whose prices or meter assignments changed after drafting', async () => {
+    const a = await app.signUp();
+    const { contracts } = await billableSite(a, (await product(a.api)).id);
+    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
+    await waitForRun(a.api, run.id, 'created');
+    const [first, second] = await Promise.all(contracts.map(async (c) => (await a.api.get(`/v1/invoices?contractId=${c.id}`)).body.data[0]));
+    expect(await outdated()).toEqual([]);
+
+    // The second contract's meter leaves it after October 1: that contract's draft is outdated.
+    const [assignment] = (await a.api.get(`/v1/contract-meters?contractId=${contracts[1]!.id}`)).body.data;
+    expect((await a.api.patch(`/v1/contract-meters/${assignment.id}`, { endDate: '2026-10-02' })).status).toBe(200);
+    expect(await outdated()).toEqual([second.id]);
+    // The local energy price goes from 0.20 to 0.22: every draft of the product is outdated.
+    const localPrice = ((await a.api.get('/v1/prices?limit=100')).body.data as Record<string, any>[]).find((p) => p.amount === '0.200000')!;
+    expect((await a.api.patch(`/v1/prices/${localPrice.id}`, { amount: '0.220000' })).status).toBe(200);
+    expect(await outdated()).toEqual([first.id, second.id].sort());
+
+    expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    expect((await waitForRun(a.api, run.id, 'completed')).counts).toMatchObject({ invoices: 2, issued: 2, errors: 0 });
+    // 115.2 kWh x 0.22 = 25.344 -> 25.34.
+    expect(withoutIds(await linesOf(a.api, first.id))).toEqual([{ kind: 'local_energy', quantity: '115.200', netAmount: '25.34' }]);
+    // October 1 only: 38.4 kWh local x 0.22 = 8.448 -> 8.45, 19.2 kWh grid x 0.30 = 5.76.
+    expect(withoutIds(await linesOf(a.api, second.id))).toEqual([
+      { kind: 'local_energy', quantity: '38.400', netAmount: '8.45' },
+      { kind: 'grid_energy', quantity: '19.200', netAmount: '5.76' },
+    ]);
+    // The price an issued invoice billed is the one its lines name.
+    expect((await a.api.patch(`/v1/prices/${localPrice.id}`, { amount: '0.230000' })).body.code).toBe('price_in_use');
+    expect(await outdated()).toEqual([]);
+
+  });
+
+  it('marks every draft of the account when a tax rate changes, and forgets the marks of a deleted run', async () => {
+    const a = await app.signUp();
+    await billableSite(a, (await product(a.api)).id);
+    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
+    await waitForRun(a.api, run.id, 'created');
+    const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[];
+    expect(drafts).toHaveLength(2);
+    const vat = (await a.api.get('/v1/tax-rates')).body.data[0];
+    expect((await a.api.patch(`/v1/tax-rates/${vat.id}`, { validUntil: '2030-01-01' })).status).toBe(200);
+    expect(await outdated()).toEqual(drafts.map((d) => d.id).sort());
+    expect((await a.api.delete(`/v1/bill-runs/${run.id}`)).status).toBe(204);
+    expect(await outdated()).toEqual([]);
+  });
+
+  it('takes a draft whose contract can no longer be billed out of the run, with the error on the run, and one the run no longer bills', async () => {
     const a = await app.signUp();
     const { site, contracts } = await billableSite(a, (await product(a.api)).id);
     const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
     await waitForRun(a.api, run.id, 'created');
     const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[];
     expect(drafts).toHaveLength(2);
+    const draftOf = (contract: Record<string, any>) => drafts.find((d) => d.contractId === contract.id)!;
 
+    // The second contract's meter leaves it before the period: the run no longer bills it.
+    const [assignment] = (await a.api.get(`/v1/contract-meters?contractId=${contracts[1]!.id}`)).body.data;
+    expect((await a.api.patch(`/v1/contract-meters/${assignment.id}`, { endDate: '2026-10-01' })).status).toBe(200);
+    expect(await outdated()).toEqual([draftOf(contracts[1]!).id]);
     // A third consumer joins the balancing from October 2 without any data: the site is balanced
     // again from then on, and October 2 is no longer complete.
     const newcomer = await fixtures.meter(a.api, site.id, { direction: 'consumer', measuring: 'load_profile_accurate', startDate: '2025-12-31T23:00:00.000Z' });
@@ -187,8 +238,8 @@ describe('bill runs after measurements changed under their drafts', () => {
 
     expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
     const completed = await waitForRun(a.api, run.id, 'completed');
-    expect(completed.counts).toMatchObject({ contracts: 2, invoices: 0, issued: 0, errors: 2 });
-    expect(completed.errors.map((e: Record<string, string>) => [e.contractId, e.code]).sort()).toEqual(contracts.map((c) => [c.id, 'incomplete_balancing']).sort());
+    expect(completed.counts).toMatchObject({ contracts: 1, invoices: 0, issued: 0, errors: 1 });
+    expect(completed.errors).toEqual([{ contractId: contracts[0]!.id, code: 'incomplete_balancing', message: expect.stringContaining('are not balanced') }]);
     for (const draft of drafts) expect((await a.api.get(`/v1/invoices/${draft.id}`)).status).toBe(404);
     expect((await db.query('select count(*)::int as n from line_items where invoice_id = any($1::uuid[])', [drafts.map((d) => d.id)])).rows[0].n).toBe(0);
     expect(await outdated()).toEqual([]);

@@ -24,6 +24,8 @@ export interface BillRunRepository extends ResourceRepository<BillRun, { state?:
   counts(accountId: string, runIds: readonly string[]): Promise<Map<string, Omit<BillRunCounts, 'total'>>>;
   /** Contracts the run bills now: in force in the period, on its sites, with a contract meter in it. */
   countBillable(run: BillRun): Promise<number>;
+  /** Which of these contracts the run bills now (`countBillable`'s rule). */
+  billableAmong(run: BillRun, contractIds: readonly string[]): Promise<Set<string>>;
   errorsOf(accountId: string, runIds: readonly string[]): Promise<BillRunError[]>;
   /** Inserts errors; a contract that already has one on the run keeps it. */
   addErrors(errors: readonly BillRunError[]): Promise<void>;

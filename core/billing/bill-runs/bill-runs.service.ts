@@ -319,23 +319,31 @@ export class BillRunsService implements ResourceService<BillRunView> {
 
   /**
    * Drafts again, from the data as it stands now, the drafts among `drafts` marked outdated since
-   * they were drafted (their site balanced again over their period after a correction or a changed
-   * key or setting, or their meters' measurements corrected): the same invoice with new lines and totals. A contract that can no longer be billed
-   * loses its draft and gets its error on the run. Answers the drafts to issue.
+   * they were drafted (their site balanced again over their period, their meters' measurements,
+   * their contract or its meters, their product's prices or a tax rate changed): the same invoice
+   * with new lines and totals. A contract that can no longer be billed loses its draft and gets its
+   * error on the run; one the run no longer bills (no contract meter in the period) loses its draft.
+   * Answers the drafts to issue.
    */
   private async redraftOutdated(run: BillRun, drafts: readonly Invoice[], now: Date): Promise<Invoice[]> {
     const { deps } = this;
     const outdated = await deps.invoices.outdatedDrafts(run.accountId, drafts.map((d) => d.id));
     if (outdated.size === 0) return [...drafts];
     const stale = drafts.filter((d) => outdated.has(d.id));
-    const contracts = await deps.contracts.readByIds(run.accountId, stale.map((d) => d.contractId));
+    const billable = await deps.billRuns.billableAmong(run, stale.map((d) => d.contractId));
+    const contracts = await deps.contracts.readByIds(run.accountId, [...billable]);
     const results = new Map((await deps.drafts.draftAll(run.accountId, contracts, run.periodStart, run.periodEnd)).map((r) => [r.contract.id, r]));
     const redrafted: Invoice[] = [];
     const lines: LineItem[] = [];
     const dropped = new Set<string>();
     const errors: BillRunError[] = [];
     for (const invoice of stale) {
-      const result = results.get(invoice.contractId)!;
+      const result = results.get(invoice.contractId);
+      // No longer the run's to bill (its meters left the period, or it ended before it).
+      if (!result) {
+        dropped.add(invoice.id);
+        continue;
+      }
       if (result.error) {
         dropped.add(invoice.id);
         errors.push({ billRunId: run.id, accountId: run.accountId, contractId: invoice.contractId, ...result.error, createdAt: now });

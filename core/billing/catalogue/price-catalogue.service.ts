@@ -10,6 +10,7 @@ import { mergeUpdate } from '../../patching.js';
 import type { ProductRepository } from '../../products/products.service.js';
 import { assertReferences } from '../../references.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../../resource.service.js';
+import type { OutdatedDraftRepository } from '../invoices/outdated-drafts.repository.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
 import { parseInput } from '../../validation.js';
 import {
@@ -35,12 +36,24 @@ export interface PriceCatalogueDependencies {
   prices: PriceRepository;
   products: ProductRepository;
   taxRates: TaxRateRepository;
+  outdatedDrafts: OutdatedDraftRepository;
   attributes: CustomAttributesService;
   uow: UnitOfWork;
   clock: Clock;
 }
 
 const exists = async (found: Promise<unknown[]>) => (await found).length > 0;
+
+/** The products of these price component groups: a change to one of their components or prices reaches those products' drafts. */
+async function productsOfGroups(deps: PriceCatalogueDependencies, accountId: string, groupIds: readonly string[]): Promise<string[]> {
+  return (await deps.priceGroups.findByIds(accountId, [...new Set(groupIds)])).map((group) => group.electricityProductId);
+}
+
+/** The products of these price components (`productsOfGroups`). */
+async function productsOfComponents(deps: PriceCatalogueDependencies, accountId: string, componentIds: readonly string[]): Promise<string[]> {
+  const components = await deps.priceComponents.findByIds(accountId, [...new Set(componentIds)]);
+  return productsOfGroups(deps, accountId, components.map((component) => component.priceComponentGroupId));
+}
 
 function presentGroup(group: PriceComponentGroup): PriceComponentGroupView {
   const { id, electricityProductId, name, position } = group;
@@ -88,6 +101,7 @@ export class PriceComponentGroupsService implements ResourceService<PriceCompone
       const group = await loadOwned(this.deps.priceGroups, actor, 'price_component_group', id);
       const { merged } = mergeUpdate({ current: presentGroup(group), patch, patchSchema: updatePriceComponentGroupCommand, createSchema: createPriceComponentGroupCommand });
       await this.checkProduct(actor, merged.electricityProductId);
+      await this.deps.outdatedDrafts.markOfProducts(actor.accountId, [group.electricityProductId, merged.electricityProductId]);
       Object.assign(group, { ...merged, updatedAt: this.deps.clock.now() });
       return presentGroup(group);
     });
@@ -109,6 +123,7 @@ export class PriceComponentsService implements ResourceService<PriceComponentVie
       const now = this.deps.clock.now();
       const component = Object.assign(new PriceComponent(), { id: randomUUID(), accountId: actor.accountId, ...command, customAttributes, createdAt: now, updatedAt: now });
       this.deps.priceComponents.add(component);
+      await this.deps.outdatedDrafts.markOfProducts(actor.accountId, await productsOfGroups(this.deps, actor.accountId, [component.priceComponentGroupId]));
       return presentComponent(component, await this.deps.attributes.presenter(actor.accountId, 'price_component'));
     });
   }
@@ -139,6 +154,8 @@ export class PriceComponentsService implements ResourceService<PriceComponentVie
         },
       });
       const customAttributes = await this.check(actor, merged);
+      const products = await productsOfGroups(this.deps, actor.accountId, [component.priceComponentGroupId, merged.priceComponentGroupId]);
+      await this.deps.outdatedDrafts.markOfProducts(actor.accountId, products);
       Object.assign(component, { ...merged, customAttributes, updatedAt: this.deps.clock.now() });
       return presentComponent(component, values);
     });
@@ -170,6 +187,7 @@ export class PricesService implements ResourceService<PriceView> {
       const price = Object.assign(new Price(), { id: randomUUID(), accountId: actor.accountId, ...command, amount: parseMicros(command.amount)!, createdAt: now, updatedAt: now });
       await this.check(actor, price);
       this.deps.prices.add(price);
+      await this.deps.outdatedDrafts.markOfProducts(actor.accountId, await productsOfComponents(this.deps, actor.accountId, [price.priceComponentId]));
       return presentPrice(price);
     });
   }
@@ -196,6 +214,7 @@ export class PricesService implements ResourceService<PriceView> {
         throw new ConflictError('price_in_use', 'An issued invoice billed this price, so it cannot change; add a price with a new validFrom instead.');
       }
       await this.check(actor, next);
+      await this.deps.outdatedDrafts.markOfProducts(actor.accountId, await productsOfComponents(this.deps, actor.accountId, [price.priceComponentId, next.priceComponentId]));
       Object.assign(price, { ...merged, amount: next.amount, updatedAt: this.deps.clock.now() });
       return presentPrice(price);
     });

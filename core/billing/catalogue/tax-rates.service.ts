@@ -7,6 +7,7 @@ import { ConflictError } from '../../errors.js';
 import { mergeUpdate } from '../../patching.js';
 import type { ResourceRepository } from '../../resource.repository.js';
 import { listPage, loadOwned, timestampsOf, type ListResult, type ResourceService } from '../../resource.service.js';
+import type { OutdatedDraftRepository } from '../invoices/outdated-drafts.repository.js';
 import type { UnitOfWork } from '../../unit-of-work.js';
 import { parseInput } from '../../validation.js';
 import { createTaxRateCommand, listTaxRatesQuery, updateTaxRateCommand, type TaxRateView } from './tax-rates.commands.js';
@@ -24,6 +25,7 @@ function present(rate: TaxRate): TaxRateView {
 export class TaxRatesService implements ResourceService<TaxRateView> {
   constructor(
     private readonly rates: TaxRateRepository,
+    private readonly drafts: OutdatedDraftRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -43,6 +45,8 @@ export class TaxRatesService implements ResourceService<TaxRateView> {
     return this.uow.transactional(async () => {
       await check();
       this.rates.add(rate);
+      // A rate is looked up by name and date: any draft may have used the history it changes.
+      await this.drafts.markOfAccount(actor.accountId);
       return present(rate);
     }, check);
   }
@@ -63,6 +67,7 @@ export class TaxRatesService implements ResourceService<TaxRateView> {
       next = Object.assign(new TaxRate(), rate, { ...merged, percentage: Number(parseDecimal(merged.percentage, 2)) });
       await this.assertNoOverlap(actor, next);
       Object.assign(rate, { ...merged, percentage: next.percentage, updatedAt: this.clock.now() });
+      await this.drafts.markOfAccount(actor.accountId);
       return present(rate);
     }, async () => {
       if (next) await this.assertNoOverlap(actor, next);

@@ -59,6 +59,12 @@ export class MikroBillRunRepository extends AccountScopedRepository<BillRun, { s
     return plainRows(this.em, ContractEntity, 'account_id = ? and id = any(?::uuid[]) order by site_id, id', [run.accountId, rows.map((r) => r.id)]);
   }
 
+  async billableAmong(run: BillRun, contractIds: readonly string[]): Promise<Set<string>> {
+    if (contractIds.length === 0) return new Set();
+    const rows = await this.em.execute<{ id: string }[]>(`select c.id from contracts c where ${BILLABLE} and c.id in ${IN_IDS}`, [...billableParameters(run), ids(contractIds)]);
+    return new Set(rows.map((row) => row.id));
+  }
+
   async countBillable(run: BillRun): Promise<number> {
     const [row] = await this.em.execute<{ billable: string }[]>(`select count(*) as billable from contracts c where ${BILLABLE}`, billableParameters(run));
     return Number(row!.billable);

@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OutdatedDraftRepository } from '../../billing/invoices/outdated-drafts.repository.js';
+
+/** Ids as one JSON parameter. */
+const IN_IDS = `(select value::uuid from json_array_elements_text(?::json))`;
+
+/**
+ * Marks the account's drafts matching `where` (on `invoices i`, with its parameters). `for key
+ * share` waits for a draft being issued and skips it once it is (the state is checked again after
+ * the wait).
+ */
+async function markDrafts(em: EntityManager, accountId: string, where: string, params: readonly unknown[]): Promise<void> {
+  await em.execute(
+    `with drafts as (select i.account_id, i.id from invoices i where i.account_id = ? and i.state = 'draft' and ${where} for key share of i)
+     insert into outdated_drafts (account_id, invoice_id, created_at) select account_id, id, now() from drafts on conflict do nothing`,
+    [accountId, ...params],
+  );
+}
+
+export class MikroOutdatedDraftRepository implements OutdatedDraftRepository {
+  constructor(private readonly em: EntityManager) {}
+
+  async markOfContracts(accountId: string, contractIds: readonly string[]): Promise<void> {
+    if (contractIds.length === 0) return;
+    await markDrafts(this.em, accountId, `i.contract_id in ${IN_IDS}`, [JSON.stringify(contractIds)]);
+  }
+
+  async markOfProducts(accountId: string, productIds: readonly string[]): Promise<void> {
+    if (productIds.length === 0) return;
+    await markDrafts(
+      this.em,
+      accountId,
+      `i.contract_id in (select c.id from contracts c where c.account_id = i.account_id and c.electricity_product_id in ${IN_IDS})`,
+      [JSON.stringify(productIds)],
+    );
+  }
+
+  async markOfAccount(accountId: string): Promise<void> {
+    await markDrafts(this.em, accountId, 'true', []);
+  }
+}
