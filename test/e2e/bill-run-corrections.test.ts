@@ -12,12 +12,12 @@ const OCT_1 = '2026-09-30T22:00:00.000Z';
 const OCT_2 = '2026-10-01T22:00:00.000Z';
 const LAST_INTERVAL = '2026-10-02T21:45:00.000Z';
 
-/** Local energy at 0.20, grid energy at 0.30, 19 % VAT. */
-async function product(api: Api) {
+/** A product with a component per kind at these prices from 2026, under 19 % VAT (local energy at 0.20 and grid energy at 0.30 by default). */
+async function product(api: Api, prices: Record<string, string> = { local_energy: '0.200000', grid_energy: '0.300000' }) {
   const vat = await create(api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
   const created = await fixtures.product(api);
-  const group = await create(api, '/v1/price-component-groups', { electricityProductId: created.id, name: 'Mieterstrom' });
-  for (const [kind, amount] of [['local_energy', '0.200000'], ['grid_energy', '0.300000']]) {
+  const group = await create(api, '/v1/price-component-groups', { electricityProductId: created.id, name: 'Strom' });
+  for (const [kind, amount] of Object.entries(prices)) {
     const component = await create(api, '/v1/price-components', { priceComponentGroupId: group.id, name: kind, kind, taxRateId: vat.id });
     await create(api, '/v1/prices', { priceComponentId: component.id, validFrom: '2026-01-01', amount });
   }
@@ -123,11 +123,7 @@ describe('bill runs after the data changed under their drafts', () => {
   it('drafts again the drafts on an unbalanced site whose meter data was corrected, and only those the correction reaches', async () => {
     const a = await app.signUp();
     const site = await fixtures.site(a.api, { type: 'unbalanced_accurate' });
-    const vat = await create(a.api, '/v1/tax-rates', { name: 'VAT', percentage: '19.00', validFrom: '2020-01-01' });
-    const energyProduct = await fixtures.product(a.api);
-    const group = await create(a.api, '/v1/price-component-groups', { electricityProductId: energyProduct.id, name: 'Strom' });
-    const component = await create(a.api, '/v1/price-components', { priceComponentGroupId: group.id, name: 'Arbeitspreis', kind: 'energy', taxRateId: vat.id });
-    await create(a.api, '/v1/prices', { priceComponentId: component.id, validFrom: '2026-01-01', amount: '0.300000' });
+    const energyProduct = await product(a.api, { energy: '0.300000' });
     const contracts: Record<string, any>[] = [];
     const meters: Record<string, any>[] = [];
     for (let i = 0; i < 2; i++) {
