@@ -2,8 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Drafts whose inputs changed after they were drafted (their site balanced again over their period,
- * their meters' measurements corrected): issuing drafts them again first, so that an invoice never
- * bills energy the data has since replaced.
+ * their meters' measurements corrected, their contract, prices or tax rates changed): issuing drafts
+ * them again first, so that an invoice never bills what the data has since replaced.
  */
 export class Migration20261128181050 extends Migration {
 

@@ -1,6 +1,5 @@
 import type { InvoicedPeriod } from '../domain/balancing/invoiced-periods.js';
 import type { Flow, IntervalState, SiteBalance } from '../domain/balancing/site-balance.js';
-import type { Bucket } from '../domain/time/buckets.js';
 
 export interface DirtyRange {
   from: number;
@@ -56,12 +55,6 @@ export interface BalancingRepository {
    * results read meanwhile stay current, and a balancing after it sees what was written with them.
    */
   holdSites(accountId: string, siteIds: readonly string[]): Promise<void>;
-  /**
-   * In the balancing transaction, under the site's lock: the drafts (invoices not yet issued) of
-   * contracts on the site whose period overlaps a span being balanced again are outdated
-   * (issuing drafts them again).
-   */
-  markDraftsOutdated(accountId: string, siteId: string, spans: readonly Bucket[], timezone: string): Promise<void>;
   /** Removes and returns the site's pending ranges, not the held ones (restored by a rollback). */
   takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]>;
   /**

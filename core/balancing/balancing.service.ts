@@ -25,6 +25,7 @@ import type { SiteRepository } from '../sites/sites.repository.js';
 import type { EventOutbox } from '../events/outbox.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
+import type { OutdatedDraftRepository } from '../billing/invoices/outdated-drafts.repository.js';
 import type { BalancingSettingRepository } from './balancing-settings.repository.js';
 import type { BalancingRepository, DirtyRange } from './balancing.repository.js';
 import {
@@ -42,6 +43,7 @@ const FLOW_ORDER = ['local', 'grid', 'feed_in'];
 
 export interface BalancingDependencies {
   balancing: BalancingRepository;
+  outdatedDrafts: OutdatedDraftRepository;
   contracts: ContractRepository;
   contractMeters: ContractMeterRepository;
   sites: SiteRepository;
@@ -166,7 +168,7 @@ export class BalancingService {
       const involved = siteMeters.filter((m) => !isVirtual(m) && (virtual || participations.some((p) => p.meterId === m.id)));
       const chunks = chunksOf(site, ranges, timezone);
       // Drafts over these spans were drafted from the results (or virtual values) replaced here.
-      await balancing.markDraftsOutdated(job.accountId, site.id, chunks.map((buckets) => ({ start: buckets[0]!.start, end: buckets.at(-1)!.end })), timezone);
+      await this.deps.outdatedDrafts.markOfSite(job.accountId, site.id, chunks.map((buckets) => ({ start: buckets[0]!.start, end: buckets.at(-1)!.end })), timezone);
       const splits = new Map<string, number>();
       const splitOf = (day: string) => splits.get(day) ?? splits.set(day, localDaySplit(day, timezone)).get(day)!;
       // A pipeline on the one connection: while the database loads the next chunk and writes the

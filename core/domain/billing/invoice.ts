@@ -122,7 +122,7 @@ export class Invoice {
   }
 
   /**
-   * A draft drafted again from the data as it stands now (its site was balanced again since): the
+   * A draft drafted again from the data as it stands now (what it was drafted from changed): the
    * new draft's period and totals and the prepayments it deducts; its lines are `linesOfDraft`.
    */
   redraft(draft: InvoiceDraft, prepaymentIds: readonly string[], now: Date): Transition {

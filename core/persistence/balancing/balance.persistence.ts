@@ -5,7 +5,7 @@ import { BalanceDay, BalancingDay, BalancingDirtyRange, NIL_UUID } from '../../d
 import type { InvoicedPeriod } from '../../domain/balancing/invoiced-periods.js';
 import type { Flow, FlowKind, IntervalState, SiteBalance } from '../../domain/balancing/site-balance.js';
 import { dayOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
-import { QUARTER_HOUR_MS, type Bucket } from '../../domain/time/buckets.js';
+import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { boundQuery } from '../bound-query.js';
 import { SiteEntity } from '../sites/site.entity.js';
 import { accountKey, tenantForeignKey } from '../tenant-keys.js';
@@ -195,21 +195,6 @@ export class MikroBalancingRepository implements BalancingRepository {
     if (siteIds.length === 0) return;
     const keys = [...new Set(siteIds)].map((siteId) => siteLockKey(accountId, siteId));
     await boundQuery(this.em, 'select pg_advisory_xact_lock_shared(hashtextextended(k, 1)) from unnest(?::text[]) as k order by k', [keys]);
-  }
-
-  async markDraftsOutdated(accountId: string, siteId: string, spans: readonly Bucket[], timezone: string): Promise<void> {
-    if (spans.length === 0) return;
-    await this.em.execute(
-      `insert into outdated_drafts (account_id, invoice_id, created_at)
-       select i.account_id, i.id, now() from contracts c
-         join invoices i on i.account_id = c.account_id and i.contract_id = c.id and i.state = 'draft'
-        where c.account_id = ? and c.site_id = ?
-          and exists (select 1 from json_to_recordset(?::json) as s(start_at bigint, end_at bigint)
-                       where (i.period_start::timestamp at time zone ?) < to_timestamp(s.end_at / 1000.0)
-                         and (i.period_end::timestamp at time zone ?) > to_timestamp(s.start_at / 1000.0))
-       on conflict do nothing`,
-      [accountId, siteId, JSON.stringify(spans.map((s) => ({ start_at: s.start, end_at: s.end }))), timezone, timezone],
-    );
   }
 
   async takeDirty(accountId: string, siteId: string): Promise<DirtyRange[]> {

@@ -208,9 +208,10 @@ export const InvoiceEInvoiceEntity = defineEntity({
 });
 
 /**
- * A draft whose inputs changed after it was drafted — its site balanced again over its period, or
- * measurements of its meters corrected near it — so that issuing drafts it again first. Balancing
- * and ingest write it in the transaction that changes the data; the draft's removal takes it along.
+ * A draft whose inputs changed after it was drafted — its site balanced again over its period,
+ * measurements of its meters corrected near it, its contract, contract meters, prices or tax rates
+ * changed — so that issuing drafts it again first. What changes the data writes it in the same
+ * transaction; the draft's removal takes it along.
  */
 export class OutdatedDraft {
   accountId!: string;

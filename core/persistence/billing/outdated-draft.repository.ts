@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OutdatedDraftRepository } from '../../billing/invoices/outdated-drafts.repository.js';
+import type { Bucket } from '../../domain/time/buckets.js';
 
 /** Ids as one JSON parameter. */
 const IN_IDS = `(select value::uuid from json_array_elements_text(?::json))`;
@@ -19,6 +20,19 @@ async function markDrafts(em: EntityManager, accountId: string, where: string, p
 
 export class MikroOutdatedDraftRepository implements OutdatedDraftRepository {
   constructor(private readonly em: EntityManager) {}
+
+  async markOfSite(accountId: string, siteId: string, spans: readonly Bucket[], timezone: string): Promise<void> {
+    if (spans.length === 0) return;
+    await markDrafts(
+      this.em,
+      accountId,
+      `i.contract_id in (select c.id from contracts c where c.account_id = i.account_id and c.site_id = ?)
+       and exists (select 1 from json_to_recordset(?::json) as s(start_at bigint, end_at bigint)
+                    where (i.period_start::timestamp at time zone ?) < to_timestamp(s.end_at / 1000.0)
+                      and (i.period_end::timestamp at time zone ?) > to_timestamp(s.start_at / 1000.0))`,
+      [siteId, JSON.stringify(spans.map((span) => ({ start_at: span.start, end_at: span.end }))), timezone, timezone],
+    );
+  }
 
   async markOfContracts(accountId: string, contractIds: readonly string[]): Promise<void> {
     if (contractIds.length === 0) return;

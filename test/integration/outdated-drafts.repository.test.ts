@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MikroBalancingRepository } from '../../core/persistence/balancing/balance.persistence.js';
+import { MikroOutdatedDraftRepository } from '../../core/persistence/billing/outdated-draft.repository.js';
+import { startOfDay } from '../../core/domain/time/calendar-date.js';
+import { gate, useRepositoryDatabase } from '../support/repository-database.js';
+
+const QH = 900_000;
+const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'UTC'];
+
+/**
+ * Which drafts a balancing marks outdated: those of contracts on the site whose period, as local
+ * dates of the account's zone, shares an instant with a span balanced again — across zones and the
+ * end of summer time — and not invoices already issued. And the hold a bill run's batch takes on
+ * its sites keeps the balancing of a site out until the batch commits.
+ */
+describe('MikroOutdatedDraftRepository on PostgreSQL', () => {
+  const db = useRepositoryDatabase();
+  let accountId: string;
+  let templateId: string;
+
+  beforeAll(async () => {
+    accountId = (await db.account()).accountId;
+    templateId = (await db.sql<{ id: string }>('select id from templates where account_id = $1 limit 1', [accountId]))[0]!.id;
+  });
+
+  /** A contract on the site with an invoice for [periodStart, periodEnd) in `state`; answers the invoice's id. */
+  async function invoiceOn(siteId: string, periodStart: string, periodEnd: string, state: 'draft' | 'issued' = 'draft'): Promise<string> {
+    const [customer, product, contract, invoice] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await db.sql(`insert into customers (id, account_id, custom_attributes, created_at, updated_at) values ($1, $2, '{}', now(), now())`, [customer, accountId]);
+    await db.sql(`insert into electricity_products (id, account_id, name, created_at, updated_at) values ($1, $2, 'Strom', now(), now())`, [product, accountId]);
+    await db.sql(
+      `insert into contracts (id, account_id, customer_id, electricity_product_id, site_id, dunning_block, start_date, number, custom_attributes, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, false, '2026-01-01', $6, '{}', now(), now())`,
+      [contract, accountId, customer, product, siteId, contract.slice(0, 8)],
+    );
+    await db.sql(
+      `insert into invoices (id, account_id, kind, number, contract_id, customer_id, period_start, period_end, state, net_total, taxes, gross_total, prepayments_total, amount_due, prepayment_ids, template_id, created_at, updated_at)
+       values ($1, $2, 'invoice', $3, $4, $5, $6, $7, $8, 0, '[]', 0, 0, 0, '[]', $9, now(), now())`,
+      [invoice, accountId, state === 'draft' ? null : `INV-2026-${invoice.slice(0, 6)}`, contract, customer, periodStart, periodEnd, state, templateId],
+    );
+    return invoice;
+  }
+
+  const marked = async (ids: readonly string[]) =>
+    (await db.sql<{ invoice_id: string }>('select invoice_id from outdated_drafts where account_id = $1 and invoice_id = any($2::uuid[])', [accountId, ids])).map((r) => r.invoice_id).sort();
+
+  it.each(ZONES)('marks the drafts whose local period shares an instant with a span, in %s', async (zone) => {
+    const site = await db.site(accountId);
+    // October 24 to 26 (summer time ends on the 25th in Europe), and its neighbours.
+    const inside = await invoiceOn(site.id, '2026-10-24', '2026-10-27');
+    const before = await invoiceOn(site.id, '2026-10-20', '2026-10-24');
+    const after = await invoiceOn(site.id, '2026-10-27', '2026-10-30');
+    const issued = await invoiceOn(site.id, '2026-10-24', '2026-10-27', 'issued');
+    const elsewhere = await invoiceOn((await db.site(accountId)).id, '2026-10-24', '2026-10-27');
+    const start = startOfDay('2026-10-24', zone).getTime();
+    const end = startOfDay('2026-10-27', zone).getTime();
+    const all = [inside, before, after, issued, elsewhere];
+    const mark = (spans: { start: number; end: number }[]) => db.inTransaction(() => new MikroOutdatedDraftRepository(db.orm.em).markOfSite(accountId, site.id, spans, zone));
+
+    // Spans that touch the period's bounds only: the quarter hour before its first and the one from its end.
+    await mark([{ start: start - QH, end: start }, { start: end, end: end + QH }]);
+    expect(await marked(all)).toEqual([before, after].sort());
+    await db.sql('delete from outdated_drafts where account_id = $1', [accountId]);
+    // The period's first and last quarter hours.
+    await mark([{ start, end: start + QH }]);
+    expect(await marked(all)).toEqual([inside]);
+    await db.sql('delete from outdated_drafts where account_id = $1', [accountId]);
+    await mark([{ start: end - QH, end }]);
+    expect(await marked(all)).toEqual([inside]);
+    // Marking again keeps one mark per draft.
+    await mark([{ start, end }]);
+    expect(await marked(all)).toEqual([inside]);
+    await db.sql('delete from outdated_drafts where account_id = $1', [accountId]);
+  });
+
+  it("keeps a site's balancing out while a batch holds the site, and lets holders share it", async () => {
+    const site = await db.site(accountId);
+    const held = gate();
+    const holding = db.inTransaction(async () => {
+      await new MikroBalancingRepository(db.orm.em).holdSites(accountId, [site.id, site.id]);
+      // A second holder (another run's batch) is not kept out.
+      await db.inTransaction(() => new MikroBalancingRepository(db.orm.em).holdSites(accountId, [site.id]));
+      await held.promise;
+    });
+    let balanced = false;
+    const balancing = db.inTransaction(async () => {
+      await new MikroBalancingRepository(db.orm.em).lockSite(accountId, site.id);
+      balanced = true;
+    });
+    await db.waitForLockWaiters(1);
+    expect(balanced).toBe(false);
+    held.open();
+    await Promise.all([holding, balancing]);
+    expect(balanced).toBe(true);
+  });
+});
