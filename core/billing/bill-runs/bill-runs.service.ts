@@ -244,8 +244,8 @@ export class BillRunsService implements ResourceService<BillRunView> {
     await this.finish(run, 'create', 'bill_run.create_success');
   }
 
-  /** The contracts of a batch that may not be invoiced because the invoice would not be valid. */
-  private async issuingBlockers(accountId: string, contracts: readonly Contract[]): Promise<Map<string, IssuingBlocker>> {
+  /** The contracts (by id) of a batch that may not be invoiced because the invoice would not be valid. */
+  private async issuingBlockers(accountId: string, contracts: readonly Pick<Contract, 'id' | 'customerId'>[]): Promise<Map<string, IssuingBlocker>> {
     const sellerMissing = missingSellerDetails((await this.deps.accounts.findAccount(accountId))!);
     const customers = await this.deps.customers.readByIds(accountId, [...new Set(contracts.map((c) => c.customerId))]);
     const blockers = new Map(customers.flatMap((customer) => {
@@ -253,6 +253,22 @@ export class BillRunsService implements ResourceService<BillRunView> {
       return blocker ? [[customer.id, blocker] as const] : [];
     }));
     return new Map(contracts.flatMap((c) => (blockers.has(c.customerId) ? [[c.id, blockers.get(c.customerId)!] as const] : [])));
+  }
+
+  /**
+   * Never a half-legal invoice: drafts whose customer's address was removed since drafting lose
+   * their draft and get the error on the run, as when drafting. A seller profile made incomplete
+   * since fails the phase instead (complete the run again once the profile is whole), so that the
+   * drafts stay. Answers the drafts that may be issued.
+   */
+  private async withoutBlocked(run: BillRun, drafts: readonly Invoice[], now: Date): Promise<Invoice[]> {
+    const blocked = await this.issuingBlockers(run.accountId, drafts.map((d) => ({ id: d.contractId, customerId: d.customerId })));
+    if (blocked.size === 0) return [...drafts];
+    const seller = [...blocked.values()].find((blocker) => blocker.code === 'seller_profile_incomplete');
+    if (seller) throw new ConflictError(seller.code, seller.message);
+    await this.deps.invoices.removeDrafts(run.accountId, drafts.filter((d) => blocked.has(d.contractId)).map((d) => d.id));
+    await this.deps.billRuns.addErrors([...blocked].map(([contractId, blocker]) => ({ billRunId: run.id, accountId: run.accountId, contractId, ...blocker, createdAt: now })));
+    return drafts.filter((d) => !blocked.has(d.contractId));
   }
 
   /**
@@ -295,7 +311,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
           const locked = await deps.invoices.lockDrafts(run.accountId, run.id, size);
           if (locked.length === 0) return 'done';
           const now = deps.clock.now();
-          const drafts = await this.redraftOutdated(run, locked, now);
+          const drafts = await this.redraftOutdated(run, await this.withoutBlocked(run, locked, now), now);
           await deps.issuer.issue(run.accountId, 'invoice', drafts, now);
           if (progress.due(locked.length)) await this.event(run, 'bill_run.complete_progress');
           return drafts.map((d) => d.id);
