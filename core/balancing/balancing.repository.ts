@@ -35,9 +35,10 @@ export interface BalancingRepository {
   /**
    * In the ingest transaction, under the meters' locks: records which balanced sites (or sites with
    * virtual meters) the changed meters belong to and the changed range, and returns those sites.
-   * The drafts of contracts with a changed meter whose period comes within 48 hours of its change
-   * (readings there enter the period's consumption) are outdated; a draft being issued is waited for
-   * and then left alone (its correction stays stored under the issued invoice).
+   * The drafts of contracts with a changed meter whose period comes within MAX_INTERPOLATION_GAP_MS
+   * (48 hours) of its change (a reading there enters the period's consumption) are outdated; a
+   * draft being issued is waited for and then left alone (its correction stays stored under the
+   * issued invoice).
    */
   markDirty(accountId: string, changes: readonly { meterId: string; from: number; to: number }[]): Promise<string[]>;
   /**

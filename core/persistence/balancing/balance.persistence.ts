@@ -4,6 +4,7 @@ import type { BalancingRepository, BalancingStatusRow, DirtyRange, FlowFilter, H
 import { BalanceDay, BalancingDay, BalancingDirtyRange, NIL_UUID } from '../../domain/balancing/balance-rows.js';
 import type { InvoicedPeriod } from '../../domain/balancing/invoiced-periods.js';
 import type { Flow, FlowKind, IntervalState, SiteBalance } from '../../domain/balancing/site-balance.js';
+import { MAX_INTERPOLATION_GAP_MS } from '../../domain/measurements/bucket-energy.js';
 import { dayOf, slotOf, SLOTS_PER_DAY } from '../../domain/measurements/measurement-day.js';
 import { QUARTER_HOUR_MS } from '../../domain/time/buckets.js';
 import { boundQuery } from '../bound-query.js';
@@ -143,8 +144,8 @@ export class MikroBalancingRepository implements BalancingRepository {
            join invoices i on i.account_id = ? and i.contract_id = t.contract_id
            cross join (select timezone from accounts where account_id = ?) a
           where i.state = 'draft'
-            and (i.period_start::timestamp at time zone a.timezone) <= to_timestamp(t.to_at / 1000.0) + interval '48 hours'
-            and (i.period_end::timestamp at time zone a.timezone) > to_timestamp(t.from_at / 1000.0) - interval '48 hours'
+            and (i.period_start::timestamp at time zone a.timezone) <= to_timestamp((t.to_at + ?) / 1000.0)
+            and (i.period_end::timestamp at time zone a.timezone) > to_timestamp((t.from_at - ?) / 1000.0)
             for key share of i
        ), outdated as (
          insert into outdated_drafts (account_id, invoice_id, created_at) select account_id, id, now() from drafts on conflict do nothing
@@ -157,7 +158,7 @@ export class MikroBalancingRepository implements BalancingRepository {
        where s.type like 'balanced%' or exists (select 1 from meters v where v.account_id = s.account_id and v.site_id = s.id and v.formula is not null)
        group by m.account_id, m.site_id
        returning site_id`,
-      [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId, accountId, accountId, accountId],
+      [JSON.stringify(changes.map((c) => ({ meter_id: c.meterId, from_at: c.from, to_at: c.to }))), accountId, accountId, accountId, MAX_INTERPOLATION_GAP_MS, MAX_INTERPOLATION_GAP_MS, accountId],
     );
     return rows.map((r) => r.site_id);
   }
