@@ -3,12 +3,9 @@ import type { ActivityLog } from '../../activity-log.js';
 import type { AccountRepository } from '../../accounts/accounts.repository.js';
 import type { Actor } from '../../auth/actor.js';
 import type { Clock } from '../../clock.js';
-import { BillRun, overlappingRun, type BillRunError, type BillRunPhase } from '../../domain/billing/bill-run.js';
-import { missingSellerDetails } from '../../domain/accounts/seller-details.js';
-import { invoiceOfDraft, linesOfDraft, type Invoice, type LineItem } from '../../domain/billing/invoice.js';
-import { issuingBlocker, type IssuingBlocker } from '../../domain/billing/legal-requirements.js';
+import { BillRun, overlappingRun, type BillRunPhase } from '../../domain/billing/bill-run.js';
+import { invoiceOfDraft } from '../../domain/billing/invoice.js';
 import type { BalancingRepository } from '../../balancing/balancing.repository.js';
-import type { Contract } from '../../domain/contracts/contract.js';
 import type { ContractRepository } from '../../contracts/contracts.repository.js';
 import type { CustomerRepository } from '../../customers/customers.repository.js';
 import type { MeasurementRepository } from '../../measurements/measurements.repository.js';
@@ -26,6 +23,7 @@ import type { InvoiceIssuer } from '../invoices/invoice-issuer.js';
 import type { InvoiceDraftsService } from '../invoices/invoice-drafts.service.js';
 import type { InvoiceRepository } from '../invoices/invoices.repository.js';
 import type { BillRunCounts, BillRunRepository } from './bill-runs.repository.js';
+import { issuingBlockers, redraftOutdated, withoutBlocked } from './bill-run-drafts.js';
 import type { TemplateRepository } from '../catalogue/templates.service.js';
 
 export interface BillRunSettings {
@@ -215,7 +213,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
         // them, meters of unbalanced sites written); a change after it marks the drafts it makes
         // outdated (issuing drafts them again).
         await deps.balancing.holdSites(run.accountId, contracts.map((c) => c.siteId));
-        const blocked = await this.issuingBlockers(run.accountId, contracts);
+        const blocked = await issuingBlockers(deps, run.accountId, contracts);
         const drafts = await deps.drafts.draftAll(run.accountId, contracts.filter((c) => !blocked.has(c.id)), run.periodStart, run.periodEnd);
         const owner = { accountId: run.accountId, billRunId: run.id, templateId: template, now, newId: randomUUID };
         const billed = drafts.flatMap((d) => (d.draft ? [invoiceOfDraft(d.draft, { ...owner, contractId: d.contract.id, customerId: d.contract.customerId, prepaymentIds: d.prepaymentIds })] : []));
@@ -242,33 +240,6 @@ export class BillRunsService implements ResourceService<BillRunView> {
       if (step === 'done') break;
     }
     await this.finish(run, 'create', 'bill_run.create_success');
-  }
-
-  /** The contracts (by id) of a batch that may not be invoiced because the invoice would not be valid. */
-  private async issuingBlockers(accountId: string, contracts: readonly Pick<Contract, 'id' | 'customerId'>[]): Promise<Map<string, IssuingBlocker>> {
-    const sellerMissing = missingSellerDetails((await this.deps.accounts.findAccount(accountId))!);
-    const customers = await this.deps.customers.readByIds(accountId, [...new Set(contracts.map((c) => c.customerId))]);
-    const blockers = new Map(customers.flatMap((customer) => {
-      const blocker = issuingBlocker(sellerMissing, customer);
-      return blocker ? [[customer.id, blocker] as const] : [];
-    }));
-    return new Map(contracts.flatMap((c) => (blockers.has(c.customerId) ? [[c.id, blockers.get(c.customerId)!] as const] : [])));
-  }
-
-  /**
-   * Never a half-legal invoice: drafts whose customer's address was removed since drafting lose
-   * their draft and get the error on the run, as when drafting. A seller profile made incomplete
-   * since fails the phase instead (complete the run again once the profile is whole), so that the
-   * drafts stay. Answers the drafts that may be issued.
-   */
-  private async withoutBlocked(run: BillRun, drafts: readonly Invoice[], now: Date): Promise<Invoice[]> {
-    const blocked = await this.issuingBlockers(run.accountId, drafts.map((d) => ({ id: d.contractId, customerId: d.customerId })));
-    if (blocked.size === 0) return [...drafts];
-    const seller = [...blocked.values()].find((blocker) => blocker.code === 'seller_profile_incomplete');
-    if (seller) throw new ConflictError(seller.code, seller.message);
-    await this.deps.invoices.removeDrafts(run.accountId, drafts.filter((d) => blocked.has(d.contractId)).map((d) => d.id));
-    await this.deps.billRuns.addErrors([...blocked].map(([contractId, blocker]) => ({ billRunId: run.id, accountId: run.accountId, contractId, ...blocker, createdAt: now })));
-    return drafts.filter((d) => !blocked.has(d.contractId));
   }
 
   /**
@@ -311,7 +282,7 @@ export class BillRunsService implements ResourceService<BillRunView> {
           const locked = await deps.invoices.lockDrafts(run.accountId, run.id, size);
           if (locked.length === 0) return 'done';
           const now = deps.clock.now();
-          const drafts = await this.redraftOutdated(run, await this.withoutBlocked(run, locked, now), now);
+          const drafts = await redraftOutdated(deps, run, await withoutBlocked(deps, run, locked, now), now);
           await deps.issuer.issue(run.accountId, 'invoice', drafts, now);
           if (progress.due(locked.length)) await this.event(run, 'bill_run.complete_progress');
           return drafts.map((d) => d.id);
@@ -331,50 +302,6 @@ export class BillRunsService implements ResourceService<BillRunView> {
       await Promise.allSettled(rendering);
     }
     await this.finish(run, 'complete', 'bill_run.complete_success');
-  }
-
-  /**
-   * Drafts again, from the data as it stands now, the drafts among `drafts` marked outdated since
-   * they were drafted (their site balanced again over their period, their meters' measurements,
-   * their contract or its meters, their product's prices or a tax rate changed): the same invoice
-   * with new lines and totals. A contract that can no longer be billed loses its draft and gets its
-   * error on the run; one the run no longer bills (no contract meter in the period) loses its draft.
-   * Answers the drafts to issue.
-   */
-  private async redraftOutdated(run: BillRun, drafts: readonly Invoice[], now: Date): Promise<Invoice[]> {
-    const { deps } = this;
-    const outdated = await deps.invoices.outdatedDrafts(run.accountId, drafts.map((d) => d.id));
-    if (outdated.size === 0) return [...drafts];
-    const stale = drafts.filter((d) => outdated.has(d.id));
-    const billable = await deps.billRuns.billableAmong(run, stale.map((d) => d.contractId));
-    const contracts = await deps.contracts.readByIds(run.accountId, [...billable]);
-    const results = new Map((await deps.drafts.draftAll(run.accountId, contracts, run.periodStart, run.periodEnd)).map((r) => [r.contract.id, r]));
-    const redrafted: Invoice[] = [];
-    const lines: LineItem[] = [];
-    const dropped = new Set<string>();
-    const errors: BillRunError[] = [];
-    for (const invoice of stale) {
-      const result = results.get(invoice.contractId);
-      // No longer the run's to bill (its meters left the period, or it ended before it).
-      if (!result) {
-        dropped.add(invoice.id);
-        continue;
-      }
-      if (result.error) {
-        dropped.add(invoice.id);
-        errors.push({ billRunId: run.id, accountId: run.accountId, contractId: invoice.contractId, ...result.error, createdAt: now });
-        continue;
-      }
-      const transition = invoice.redraft(result.draft, result.prepaymentIds, now);
-      if (!transition.ok) throw new ConflictError(transition.refusal.code, transition.refusal.message);
-      redrafted.push(invoice);
-      lines.push(...linesOfDraft(result.draft, invoice, { now, newId: randomUUID }));
-    }
-    await deps.invoices.replaceDraftLines(run.accountId, redrafted.map((d) => d.id), lines);
-    await deps.invoices.removeDrafts(run.accountId, [...dropped]);
-    await deps.billRuns.addErrors(errors);
-    deps.log.info({ accountId: run.accountId, billRunId: run.id, redrafted: redrafted.length, dropped: dropped.size }, 'bill run drafts drafted again');
-    return drafts.filter((d) => !dropped.has(d.id));
   }
 
   /** One batch of a phase: its own transaction, in a unit of work that forgets the batch when it ends. */

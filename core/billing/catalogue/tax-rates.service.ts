@@ -25,7 +25,7 @@ function present(rate: TaxRate): TaxRateView {
 export class TaxRatesService implements ResourceService<TaxRateView> {
   constructor(
     private readonly rates: TaxRateRepository,
-    private readonly drafts: OutdatedDraftRepository,
+    private readonly outdatedDrafts: OutdatedDraftRepository,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -46,7 +46,7 @@ export class TaxRatesService implements ResourceService<TaxRateView> {
       await check();
       this.rates.add(rate);
       // A rate is looked up by name and date: any draft may have used the history it changes.
-      await this.drafts.markOfAccount(actor.accountId);
+      await this.outdatedDrafts.markOfAccount(actor.accountId);
       return present(rate);
     }, check);
   }
@@ -67,7 +67,7 @@ export class TaxRatesService implements ResourceService<TaxRateView> {
       next = Object.assign(new TaxRate(), rate, { ...merged, percentage: Number(parseDecimal(merged.percentage, 2)) });
       await this.assertNoOverlap(actor, next);
       Object.assign(rate, { ...merged, percentage: next.percentage, updatedAt: this.clock.now() });
-      await this.drafts.markOfAccount(actor.accountId);
+      await this.outdatedDrafts.markOfAccount(actor.accountId);
       return present(rate);
     }, async () => {
       if (next) await this.assertNoOverlap(actor, next);
