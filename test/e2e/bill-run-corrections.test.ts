@@ -198,16 +198,31 @@ describe('bill runs after the data changed under their drafts', () => {
 
   });
 
-  it('marks every draft of the account when a tax rate changes, and forgets the marks of a deleted run', async () => {
+  it('marks the drafts of a product when its components or groups change, every draft when a tax rate does, and forgets the marks of a deleted run', async () => {
     const a = await app.signUp();
-    await billableSite(a, (await product(a.api)).id);
+    const { id: productId } = await product(a.api);
+    await billableSite(a, productId);
     const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
     await waitForRun(a.api, run.id, 'created');
-    const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[];
+    const drafts = ((await a.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[]).map((d) => d.id).sort();
     expect(drafts).toHaveLength(2);
+    const forget = () => db.query('delete from outdated_drafts where invoice_id = any($1::uuid[])', [drafts]);
+
+    const [group] = (await a.api.get(`/v1/price-component-groups?electricityProductId=${productId}`)).body.data;
+    const [component] = (await a.api.get(`/v1/price-components?priceComponentGroupId=${group.id}`)).body.data;
+    expect((await a.api.patch(`/v1/price-components/${component.id}`, { name: 'Lokalstrom' })).status).toBe(200);
+    expect(await outdated()).toEqual(drafts);
+    await forget();
+    expect((await a.api.patch(`/v1/price-component-groups/${group.id}`, { name: 'Mieterstrom' })).status).toBe(200);
+    expect(await outdated()).toEqual(drafts);
+    await forget();
+    // A component of another product leaves these drafts alone.
     const vat = (await a.api.get('/v1/tax-rates')).body.data[0];
+    const other = await create(a.api, '/v1/price-component-groups', { electricityProductId: (await fixtures.product(a.api)).id, name: 'Anders' });
+    await create(a.api, '/v1/price-components', { priceComponentGroupId: other.id, name: 'Grundpreis', kind: 'base_fee', taxRateId: vat.id });
+    expect(await outdated()).toEqual([]);
     expect((await a.api.patch(`/v1/tax-rates/${vat.id}`, { validUntil: '2030-01-01' })).status).toBe(200);
-    expect(await outdated()).toEqual(drafts.map((d) => d.id).sort());
+    expect(await outdated()).toEqual(drafts);
     expect((await a.api.delete(`/v1/bill-runs/${run.id}`)).status).toBe(204);
     expect(await outdated()).toEqual([]);
   });
