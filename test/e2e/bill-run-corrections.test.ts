@@ -198,6 +198,27 @@ describe('bill runs after the data changed under their drafts', () => {
 
   });
 
+  it('bills the customer a contract has at issue: a contract that changed hands since drafting is drafted again for the new one', async () => {
+    const a = await app.signUp();
+    const { contracts } = await billableSite(a, (await product(a.api)).id);
+    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
+    await waitForRun(a.api, run.id, 'created');
+    const [first, second] = await Promise.all(contracts.map(async (c) => (await a.api.get(`/v1/invoices?contractId=${c.id}`)).body.data[0]));
+    const successor = await fixtures.customer(a.api, { lastName: 'Nachmieterin' });
+    const homeless = await fixtures.customer(a.api, { address: null });
+    expect((await a.api.patch(`/v1/contracts/${contracts[0]!.id}`, { customerId: successor.id })).status).toBe(200);
+    expect((await a.api.patch(`/v1/contracts/${contracts[1]!.id}`, { customerId: homeless.id })).status).toBe(200);
+    expect(await outdated()).toEqual([first.id, second.id].sort());
+
+    expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    const completed = await waitForRun(a.api, run.id, 'completed');
+    expect(completed.counts).toMatchObject({ contracts: 2, invoices: 1, issued: 1, errors: 1 });
+    expect(completed.errors).toEqual([{ contractId: contracts[1]!.id, code: 'customer_address_missing', message: expect.stringContaining(homeless.id) }]);
+    expect((await a.api.get(`/v1/invoices/${first.id}`)).body).toMatchObject({ state: 'issued', customerId: successor.id });
+    expect(await invoicePdfText(app.url, a.accessToken, first.id)).toContain('Nachmieterin');
+    expect((await a.api.get(`/v1/invoices/${second.id}`)).status).toBe(404);
+  });
+
   it('marks the drafts of a product when its components or groups change, every draft when a tax rate does, and forgets the marks of a deleted run', async () => {
     const a = await app.signUp();
     const { id: productId } = await product(a.api);

@@ -60,8 +60,9 @@ export async function withoutBlocked(deps: BillRunDraftsDependencies, run: BillR
  * Drafts again, from the data as it stands now, the drafts among `drafts` marked outdated since
  * they were drafted (their site balanced again over their period, their meters' measurements,
  * their contract or its meters, their product's prices or a tax rate changed): the same invoice
- * with new lines and totals. A contract that can no longer be billed loses its draft and gets its
- * error on the run; one the run no longer bills (no contract meter in the period) loses its draft.
+ * with new lines and totals, and the contract's customer now. A contract that can no longer be
+ * billed, or whose customer now has no address, loses its draft and gets its error on the run; one
+ * the run no longer bills (no contract meter in the period) loses its draft.
  * Answers the drafts to issue.
  */
 export async function redraftOutdated(deps: BillRunDraftsDependencies, run: BillRun, drafts: readonly Invoice[], now: Date): Promise<Invoice[]> {
@@ -70,6 +71,8 @@ export async function redraftOutdated(deps: BillRunDraftsDependencies, run: Bill
   const stale = drafts.filter((d) => outdated.has(d.id));
   const billable = await deps.billRuns.billableAmong(run, stale.map((d) => d.contractId));
   const contracts = await deps.contracts.readByIds(run.accountId, [...billable]);
+  // The contract's customer now: a contract can change hands after drafting.
+  const blocked = await issuingBlockers(deps, run.accountId, contracts);
   const results = new Map((await deps.drafts.draftAll(run.accountId, contracts, run.periodStart, run.periodEnd)).map((r) => [r.contract.id, r]));
   const redrafted: Invoice[] = [];
   const lines: LineItem[] = [];
@@ -82,12 +85,13 @@ export async function redraftOutdated(deps: BillRunDraftsDependencies, run: Bill
       dropped.add(invoice.id);
       continue;
     }
-    if (result.error) {
+    const blocker = blocked.get(invoice.contractId);
+    if (blocker || result.error) {
       dropped.add(invoice.id);
-      errors.push({ billRunId: run.id, accountId: run.accountId, contractId: invoice.contractId, ...result.error, createdAt: now });
+      errors.push({ billRunId: run.id, accountId: run.accountId, contractId: invoice.contractId, ...(blocker ?? result.error)!, createdAt: now });
       continue;
     }
-    const transition = invoice.redraft(result.draft, result.prepaymentIds, now);
+    const transition = invoice.redraft(result.draft, { customerId: result.contract.customerId, prepaymentIds: result.prepaymentIds }, now);
     if (!transition.ok) throw new ConflictError(transition.refusal.code, transition.refusal.message);
     redrafted.push(invoice);
     lines.push(...linesOfDraft(result.draft, invoice, { now, newId: randomUUID }));

@@ -123,12 +123,14 @@ export class Invoice {
 
   /**
    * A draft drafted again from the data as it stands now (what it was drafted from changed): the
-   * new draft's period and totals and the prepayments it deducts; its lines are `linesOfDraft`.
+   * new draft's period and totals, the contract's customer now and the prepayments the draft
+   * deducts; its lines are `linesOfDraft`.
    */
-  redraft(draft: InvoiceDraft, prepaymentIds: readonly string[], now: Date): Transition {
+  redraft(draft: InvoiceDraft, owner: Pick<DraftOwner, 'customerId' | 'prepaymentIds'>, now: Date): Transition {
     if (this.state !== 'draft') return refused('invoice_not_draft', `Only a draft is drafted again; this ${this.label} is ${this.state}.`);
     Object.assign(this, totalsOf(draft));
-    this.prepaymentIds = [...prepaymentIds];
+    this.customerId = owner.customerId;
+    this.prepaymentIds = [...owner.prepaymentIds];
     this.updatedAt = now;
     return done(undefined);
   }

@@ -111,7 +111,7 @@ describe('drafting an invoice from the billing engine', () => {
 });
 
 describe('drafting a draft again', () => {
-  it('takes the new draft\'s period, totals and prepayments, keeps the invoice, and gives lines of the same invoice', () => {
+  it('takes the new draft\'s period, totals and prepayments and the contract\'s customer now, keeps the invoice, and gives lines of the same invoice', () => {
     const { invoice } = drafted();
     const again: InvoiceDraft = {
       ...DRAFT,
@@ -123,11 +123,12 @@ describe('drafting a draft again', () => {
       prepaymentsTotal: 0n,
       amountDue: 30_559n,
     };
-    expect(invoice.redraft(again, [], T1).ok).toBe(true);
+    expect(invoice.redraft(again, { customerId: 'cus-2', prepaymentIds: [] }, T1).ok).toBe(true);
     expect(invoice).toMatchObject({
       id: 'id-1',
       state: 'draft',
       number: null,
+      customerId: 'cus-2',
       periodStart: '2026-10-05',
       periodEnd: '2026-11-01',
       netTotal: 25_680n,
@@ -147,7 +148,7 @@ describe('drafting a draft again', () => {
 describe('invoice transitions', () => {
   type Action = 'issue' | 'cancel' | 'markPaid' | 'reopen' | 'redraft';
   const act = (invoice: Invoice, action: Action): Transition<unknown> => {
-    if (action === 'redraft') return invoice.redraft(DRAFT, [], T1);
+    if (action === 'redraft') return invoice.redraft(DRAFT, { customerId: 'cus', prepaymentIds: [] }, T1);
     if (action === 'issue') return invoice.issue({ sequence: 7, issuedAt: T1, issueDate: '2027-01-01' });
     if (action === 'cancel') return invoice.cancel([], { templateId: 'cn-tpl', now: T1, newId: ids() });
     if (action === 'markPaid') return invoice.markPaid(T1);
