@@ -50,6 +50,14 @@ async function billableSite(account: SignedUp, productId: string) {
   return { site, producer, consumers, contracts };
 }
 
+/** A bill run over October 1 and 2, waited for until drafted; answers it with its drafts by contract id. */
+async function draftedRun(account: SignedUp) {
+  const run = await create(account.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
+  await waitForRun(account.api, run.id, 'created');
+  const drafts = new Map(((await account.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).map((d) => [d.contractId, d]));
+  return { run, drafts };
+}
+
 describe('bill runs after the data changed under their drafts', () => {
   let app: TestApp;
   let db: pg.Client;
@@ -71,9 +79,7 @@ describe('bill runs after the data changed under their drafts', () => {
     const productId = (await product(a.api)).id;
     const corrected = await billableSite(a, productId);
     const untouched = await billableSite(a, productId);
-    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
-    await waitForRun(a.api, run.id, 'created');
-    const drafts = new Map(((await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).map((d) => [d.contractId, d]));
+    const { run, drafts } = await draftedRun(a);
     expect(drafts.size).toBe(4);
     const [first, second] = corrected.contracts.map((c) => drafts.get(c.id)!);
     // 192 quarter hours: 115.2 kWh local; 76.8 kWh local and 38.4 kWh from the grid.
@@ -136,9 +142,7 @@ describe('bill runs after the data changed under their drafts', () => {
       contracts.push(contract);
       meters.push(meter);
     }
-    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
-    await waitForRun(a.api, run.id, 'created');
-    const drafts = new Map(((await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[]).map((d) => [d.contractId, d]));
+    const { run, drafts } = await draftedRun(a);
     const [first, second] = contracts.map((c) => drafts.get(c.id)!);
     // 192 quarter hours x 0.5 kWh = 96 kWh x 0.30 = 28.80.
     expect(withoutIds(await linesOf(a.api, first!.id))).toEqual([{ kind: 'energy', quantity: '96.000', netAmount: '28.80' }]);
@@ -169,9 +173,8 @@ describe('bill runs after the data changed under their drafts', () => {
   it('drafts again the drafts whose prices or meter assignments changed after drafting', async () => {
     const a = await app.signUp();
     const { contracts } = await billableSite(a, (await product(a.api)).id);
-    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
-    await waitForRun(a.api, run.id, 'created');
-    const [first, second] = await Promise.all(contracts.map(async (c) => (await a.api.get(`/v1/invoices?contractId=${c.id}`)).body.data[0]));
+    const { run, drafts } = await draftedRun(a);
+    const [first, second] = [drafts.get(contracts[0]!.id)!, drafts.get(contracts[1]!.id)!];
     expect(await outdated()).toEqual([]);
 
     // The second contract's meter leaves it after October 1: that contract's draft is outdated.
@@ -201,9 +204,8 @@ describe('bill runs after the data changed under their drafts', () => {
   it('bills the customer a contract has at issue: a contract that changed hands since drafting is drafted again for the new one', async () => {
     const a = await app.signUp();
     const { contracts } = await billableSite(a, (await product(a.api)).id);
-    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
-    await waitForRun(a.api, run.id, 'created');
-    const [first, second] = await Promise.all(contracts.map(async (c) => (await a.api.get(`/v1/invoices?contractId=${c.id}`)).body.data[0]));
+    const { run, drafts } = await draftedRun(a);
+    const [first, second] = [drafts.get(contracts[0]!.id)!, drafts.get(contracts[1]!.id)!];
     const successor = await fixtures.customer(a.api, { lastName: 'Nachmieterin' });
     const homeless = await fixtures.customer(a.api, { address: null });
     expect((await a.api.patch(`/v1/contracts/${contracts[0]!.id}`, { customerId: successor.id })).status).toBe(200);
@@ -223,9 +225,8 @@ describe('bill runs after the data changed under their drafts', () => {
     const a = await app.signUp();
     const { id: productId } = await product(a.api);
     await billableSite(a, productId);
-    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
-    await waitForRun(a.api, run.id, 'created');
-    const drafts = ((await a.api.get(`/v1/invoices?billRunId=${run.id}`)).body.data as Record<string, any>[]).map((d) => d.id).sort();
+    const { run, drafts: byContract } = await draftedRun(a);
+    const drafts = [...byContract.values()].map((d) => d.id).sort();
     expect(drafts).toHaveLength(2);
     const forget = () => db.query('delete from outdated_drafts where invoice_id = any($1::uuid[])', [drafts]);
 
@@ -251,11 +252,10 @@ describe('bill runs after the data changed under their drafts', () => {
   it('takes a draft whose contract can no longer be billed out of the run, with the error on the run, and one the run no longer bills', async () => {
     const a = await app.signUp();
     const { site, contracts } = await billableSite(a, (await product(a.api)).id);
-    const run = await create(a.api, '/v1/bill-runs', { periodStart: '2026-10-01', periodEnd: '2026-10-03' });
-    await waitForRun(a.api, run.id, 'created');
-    const drafts = (await a.api.get(`/v1/invoices?billRunId=${run.id}&limit=10`)).body.data as Record<string, any>[];
+    const { run, drafts: byContract } = await draftedRun(a);
+    const drafts = [...byContract.values()];
     expect(drafts).toHaveLength(2);
-    const draftOf = (contract: Record<string, any>) => drafts.find((d) => d.contractId === contract.id)!;
+    const draftOf = (contract: Record<string, any>) => byContract.get(contract.id)!;
 
     // The second contract's meter leaves it before the period: the run no longer bills it.
     const [assignment] = (await a.api.get(`/v1/contract-meters?contractId=${contracts[1]!.id}`)).body.data;
