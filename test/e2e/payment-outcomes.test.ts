@@ -247,7 +247,7 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await paymentRows(contract.id)).map((p) => [p.state, p.locked])).toEqual([['failed', false], ['failed', false], ['received', true]]);
   });
 
-  it('deducts at issue what its draft deducted as it stands then: a prepayment another invoice deducted first, returned or corrected meanwhile', async () => {
+  it('deducts at issue what is deductible then: a prepayment another invoice deducted first, returned or corrected meanwhile', async () => {
     const { contract, siteId } = await contractWithMandate();
     const prepayment = await create(api, '/v1/payments', { contractId: contract.id, amount: '10.00', type: 'prepayment', state: 'received', dueDate: '2026-09-15' });
 
@@ -271,6 +271,30 @@ describe('payment outcomes: submitted payments, returns, failures and refunds', 
     expect((await api.patch(`/v1/payments/${replacement!.id}`, { state: 'received' })).status).toBe(200);
     expect(await bill(other.siteId, OCTOBER)).toMatchObject({ prepaymentsTotal: '10.00', amountDue: '4.28' });
     expect((await paymentRows(other.contract.id)).map((p) => [p.state, p.locked])).toEqual([['failed', false], ['received', true]]);
+  });
+
+  it('deducts at issue the prepayments received since drafting, none due from the period end and none pending', async () => {
+    const { contract, siteId } = await contractWithMandate();
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '10.00', type: 'prepayment', state: 'received', dueDate: '2026-09-15' });
+    const september = await draftRun(siteId, SEPTEMBER);
+    expect(september.draft).toMatchObject({ prepaymentsTotal: '10.00', amountDue: '4.28' });
+
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '4.00', type: 'prepayment', state: 'received', dueDate: '2026-09-25' });
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '3.00', type: 'prepayment', dueDate: '2026-09-28' });
+    await create(api, '/v1/payments', { contractId: contract.id, amount: '7.00', type: 'prepayment', state: 'received', dueDate: '2026-10-01' });
+    const issued = await completeRun(september.run);
+    expect(issued).toMatchObject({ state: 'issued', prepaymentsTotal: '14.00', amountDue: '0.28' });
+    expect((await paymentRows(contract.id)).map((p) => [p.amount, p.state, p.locked])).toEqual([
+      ['1000', 'received', true],
+      ['400', 'received', true],
+      ['300', 'pending', false],
+      ['700', 'received', false],
+    ]);
+    // The e-invoice states what the invoice deducted (BT-113) and what is due (BT-115).
+    const xml = await (await fetch(`${app.url}/v1/invoices/${issued.id}/e-invoice`, { headers: { authorization: `Bearer ${accessToken}` } })).text();
+    expect([/<ram:TotalPrepaidAmount>([^<]+)</.exec(xml)?.[1], /<ram:DuePayableAmount>([^<]+)</.exec(xml)?.[1]]).toEqual(['14.00', '0.28']);
+    // October deducts the one due on its first day.
+    expect(await bill(siteId, OCTOBER)).toMatchObject({ prepaymentsTotal: '7.00', amountDue: '7.28' });
   });
 
   it('leaves the due date of a failed prepayment to the one replacing it', async () => {

@@ -13,10 +13,12 @@ import type { PaymentMethodRepository, PaymentRepository } from '../../payments/
 import { presentInvoice } from './invoice-presenter.js';
 import { reconcileRefunds, refundDueAgain, stageRefunds, type RefundRequest } from './invoice-refunds.js';
 import { lockSettlement, settleInvoices } from './invoice-settlement.js';
+import type { BillingEnergyRepository, ReceivedPrepayment } from './billing-energy.repository.js';
 import type { InvoiceRepository } from './invoices.repository.js';
 
 export interface InvoiceIssuerDependencies {
   accounts: AccountRepository;
+  billingEnergy: BillingEnergyRepository;
   contracts: ContractRepository;
   invoices: InvoiceRepository;
   payments: PaymentRepository;
@@ -61,17 +63,27 @@ export class InvoiceIssuer {
   }
 
   /**
-   * Each draft deducts its prepayments as they stand now (`deductAtIssue`), locked for the rest of
-   * the transaction; one taken by a draft before it in the batch is not deductible. Answers those
+   * Each draft deducts its contract's prepayments deductible now (`receivedPrepayments`, the rule
+   * drafting applies), locked for the rest of the transaction (`deductAtIssue`); drafts of earlier
+   * periods first, and one taken by a draft before it in the batch is not deductible. Answers those
    * deducted.
    */
   private async deductPrepayments(accountId: string, drafts: readonly Invoice[]): Promise<Payment[]> {
-    const prepayments = await this.deps.payments.lockByIds(accountId, drafts.flatMap((draft) => draft.prepaymentIds));
-    const taken = new Set<string>();
-    for (const draft of drafts) {
-      for (const { id } of draft.deductAtIssue(prepayments.filter((p) => !taken.has(p.id)))) taken.add(id);
+    const found: ReceivedPrepayment[] = [];
+    const candidates = new Map<string, ReceivedPrepayment[]>();
+    const keyOf = (contractId: string, periodEnd: string) => `${contractId}/${periodEnd}`;
+    for (const [periodEnd, group] of Map.groupBy(drafts, (draft) => draft.periodEnd)) {
+      const deductible = await this.deps.billingEnergy.receivedPrepayments(accountId, group.map((draft) => draft.contractId), periodEnd);
+      found.push(...deductible);
+      for (const [contractId, own] of Map.groupBy(deductible, (p) => p.contractId)) candidates.set(keyOf(contractId, periodEnd), own);
     }
-    return prepayments.filter((p) => taken.has(p.id));
+    const locked = new Map((await this.deps.payments.lockByIds(accountId, found.map((p) => p.id))).map((payment) => [payment.id, payment]));
+    const taken = new Set<string>();
+    for (const draft of drafts.toSorted((a, b) => a.periodEnd.localeCompare(b.periodEnd))) {
+      const own = (candidates.get(keyOf(draft.contractId, draft.periodEnd)) ?? []).flatMap(({ id }) => (locked.has(id) && !taken.has(id) ? [locked.get(id)!] : []));
+      for (const { id } of draft.deductAtIssue(own)) taken.add(id);
+    }
+    return [...locked.values()].filter((p) => taken.has(p.id));
   }
 
   /**

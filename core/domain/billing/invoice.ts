@@ -90,7 +90,7 @@ export class Invoice {
   prepaymentsTotal!: Cents;
   /** grossTotal - prepaymentsTotal; negative: a credit to the customer. */
   amountDue!: Cents;
-  /** The received prepayments the draft deducted; those still deductible at issue (`deductAtIssue`) are locked then. */
+  /** The received prepayments the invoice deducts: while a draft, those deductible when drafted; from issue, those it deducted then, locked (`deductAtIssue`). */
   prepaymentIds!: string[];
   issuedAt!: Date | null;
   dueDate!: string | null;
@@ -104,17 +104,14 @@ export class Invoice {
   }
 
   /**
-   * A draft deducts, of the prepayments it deducted when drafted, those among `prepayments` (as they
-   * stand at issue) that are still received and deducted by no other invoice (not locked), at their
-   * amounts then; the amount due follows. Answers them. A prepayment returned, corrected or deducted
-   * by another invoice since the draft was made would otherwise be counted as it was, or twice.
+   * A draft deducts the prepayments of its contract that issuing finds deductible (received, due
+   * before the period end, deducted by no other invoice; read and locked by the caller), in the
+   * order given, at their amounts then; the amount due follows. Answers them. What the draft showed
+   * is a preview: a prepayment received since drafting is deducted now, and one returned, corrected
+   * or deducted by another invoice meanwhile is not counted as it was, or twice.
    */
   deductAtIssue(prepayments: readonly DeductiblePrepayment[]): DeductiblePrepayment[] {
-    const found = new Map(prepayments.map((p) => [p.id, p]));
-    const deducted = this.prepaymentIds.flatMap((id) => {
-      const prepayment = found.get(id);
-      return prepayment && prepayment.state === 'received' && prepayment.lockedAt === null ? [prepayment] : [];
-    });
+    const deducted = prepayments.filter((prepayment) => prepayment.state === 'received' && prepayment.lockedAt === null);
     this.prepaymentIds = deducted.map((p) => p.id);
     this.prepaymentsTotal = deducted.reduce((total, p) => total + p.amount, 0n);
     this.amountDue = this.grossTotal - this.prepaymentsTotal;

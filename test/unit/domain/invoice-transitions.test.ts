@@ -301,23 +301,24 @@ describe('cancelling', () => {
 describe('deducting prepayments at issue', () => {
   const prepayment = (id: string, amount: bigint, state = 'received', lockedAt: Date | null = null) => ({ id, amount, state, lockedAt });
 
-  it('deducts of what the draft deducted only what is still received and deducted by no other invoice, at its amount then', () => {
-    const cases: Array<[string, ReturnType<typeof prepayment>[], string[], bigint]> = [
-      ['as drafted', [prepayment('pre-1', 5_000n)], ['pre-1'], 5_000n],
-      ['corrected since', [prepayment('pre-1', 6_000n)], ['pre-1'], 6_000n],
-      ['returned since', [prepayment('pre-1', 5_000n, 'failed')], [], 0n],
-      ['deducted by another invoice', [prepayment('pre-1', 5_000n, 'received', T0)], [], 0n],
-      ['gone', [], [], 0n],
-      ['not drafted', [prepayment('pre-1', 5_000n), prepayment('pre-2', 7_000n)], ['pre-1'], 5_000n],
+  it('deducts what is received and deducted by no other invoice at issue, at its amount then, whatever the draft deducted', () => {
+    const cases: Array<[string, string[], ReturnType<typeof prepayment>[], string[], bigint]> = [
+      ['as drafted', ['pre-1'], [prepayment('pre-1', 5_000n)], ['pre-1'], 5_000n],
+      ['corrected since', ['pre-1'], [prepayment('pre-1', 6_000n)], ['pre-1'], 6_000n],
+      ['returned since', ['pre-1'], [prepayment('pre-1', 5_000n, 'failed')], [], 0n],
+      ['deducted by another invoice', ['pre-1'], [prepayment('pre-1', 5_000n, 'received', T0)], [], 0n],
+      ['gone', ['pre-1'], [], [], 0n],
+      ['received since drafting', [], [prepayment('pre-1', 5_000n), prepayment('pre-2', 7_000n)], ['pre-1', 'pre-2'], 12_000n],
+      ['one of two returned, one received since', ['pre-1'], [prepayment('pre-1', 5_000n, 'failed'), prepayment('pre-2', 7_000n)], ['pre-2'], 7_000n],
     ];
-    // In the draft's order, whatever order they are found in.
-    const { invoice } = drafted();
-    invoice.prepaymentIds = ['pre-2', 'pre-1'];
-    expect(invoice.deductAtIssue([prepayment('pre-1', 5_000n), prepayment('pre-2', 7_000n)]).map((p) => p.id)).toEqual(['pre-2', 'pre-1']);
-    for (const [name, prepayments, ids, total] of cases) {
+    for (const [name, draftedIds, prepayments, ids, total] of cases) {
       const { invoice } = drafted();
+      invoice.prepaymentIds = draftedIds;
       expect(invoice.deductAtIssue(prepayments).map((p) => p.id), name).toEqual(ids);
       expect([invoice.prepaymentIds, invoice.prepaymentsTotal, invoice.amountDue], name).toEqual([ids, total, 29_887n - total]);
     }
+    // In the order given (issuing reads them by due date).
+    const { invoice } = drafted();
+    expect(invoice.deductAtIssue([prepayment('pre-2', 7_000n), prepayment('pre-1', 5_000n)]).map((p) => p.id)).toEqual(['pre-2', 'pre-1']);
   });
 });
