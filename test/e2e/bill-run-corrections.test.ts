@@ -6,6 +6,7 @@ import { waitForRun } from '../support/billing.js';
 import { create, fixtures } from '../support/fixtures.js';
 import type { Api } from '../support/http.js';
 import { invoicePdfText } from '../support/pdf.js';
+import { blocksAnother, waitFor } from '../support/waiting.js';
 
 /** October 1 and 2, 2026 in Berlin. */
 const OCT_1 = '2026-09-30T22:00:00.000Z';
@@ -199,6 +200,55 @@ describe('bill runs after the data changed under their drafts', () => {
     expect((await a.api.patch(`/v1/prices/${localPrice.id}`, { amount: '0.230000' })).body.code).toBe('price_in_use');
     expect(await outdated()).toEqual([]);
 
+  });
+
+  it('holds a price change off while a batch drafts or issues: it marks the new drafts, or finds the price billed', async () => {
+    const lockWaiters = async () => (await db.query<{ n: number }>('select count(*)::int as n from pg_locks where not granted')).rows[0]!.n;
+    /** PATCHes the local energy price while this test keeps a batch waiting; checks the PATCH waits for the batch, then lets the batch go on. */
+    async function changePriceDuringBatch(account: SignedUp): Promise<{ status: number; code?: string }> {
+      await waitFor('the batch waiting on this test', () => blocksAnother(db));
+      const localPrice = ((await account.api.get('/v1/prices?limit=100')).body.data as Record<string, any>[]).find((p) => p.amount === '0.200000')!;
+      let settled = false;
+      const patching = account.api.patch(`/v1/prices/${localPrice.id}`, { amount: '0.220000' }).finally(() => (settled = true));
+      await waitFor('the price change waiting for the batch', async () => settled || (await lockWaiters()) >= 2);
+      expect(settled).toBe(false);
+      await db.query('rollback');
+      const { status, body } = await patching;
+      return { status, code: body.code };
+    }
+
+    // Drafting: the batch has read the prices when it waits to insert its drafts beside an
+    // uncommitted invoice of this test; the change commits after it and marks both drafts.
+    const a = await app.signUp();
+    const { contracts } = await billableSite(a, (await product(a.api)).id);
+    await db.query('begin');
+    await db.query(
+      `insert into invoices (id, account_id, kind, contract_id, customer_id, period_start, period_end, state, net_total, taxes, gross_total, prepayments_total, amount_due, prepayment_ids, template_id, created_at, updated_at)
+       values (gen_random_uuid(), $1, 'invoice', $2, $3, '2026-10-01', '2026-10-02', 'draft', 0, '[]', 0, 0, 0, '[]', gen_random_uuid(), now(), now())`,
+      [a.accountId, contracts[1]!.id, contracts[1]!.customerId],
+    );
+    const drafting = draftedRun(a);
+    expect(await changePriceDuringBatch(a)).toEqual({ status: 200, code: undefined });
+    const { run, drafts } = await drafting;
+    expect(await outdated()).toEqual([...drafts.values()].map((d) => d.id).sort());
+    expect((await a.api.post(`/v1/bill-runs/${run.id}/complete`)).status).toBe(202);
+    await waitForRun(a.api, run.id, 'completed');
+    // 115.2 kWh x 0.22 = 25.344 -> 25.34.
+    expect(withoutIds(await linesOf(a.api, drafts.get(contracts[0]!.id)!.id))).toEqual([{ kind: 'local_energy', quantity: '115.200', netAmount: '25.34' }]);
+
+    // Issuing: the batch waits for a draft this test locks; the change waits for the batch, and then
+    // an issued invoice has billed the price.
+    const b = await app.signUp();
+    const billed = await billableSite(b, (await product(b.api)).id);
+    const issuing = await draftedRun(b);
+    const first = issuing.drafts.get(billed.contracts[0]!.id)!;
+    await db.query('begin');
+    await db.query('select 1 from invoices where id = $1 for update', [first.id]);
+    expect((await b.api.post(`/v1/bill-runs/${issuing.run.id}/complete`)).status).toBe(202);
+    expect(await changePriceDuringBatch(b)).toEqual({ status: 409, code: 'price_in_use' });
+    await waitForRun(b.api, issuing.run.id, 'completed');
+    // 115.2 kWh x 0.20 = 23.04.
+    expect(withoutIds(await linesOf(b.api, first.id))).toEqual([{ kind: 'local_energy', quantity: '115.200', netAmount: '23.04' }]);
   });
 
   it('bills the customer a contract has at issue: a contract that changed hands since drafting is drafted again for the new one', async () => {

@@ -94,4 +94,43 @@ describe('MikroOutdatedDraftRepository on PostgreSQL', () => {
     await Promise.all([holding, balancing]);
     expect(balanced).toBe(true);
   });
+
+  it('keeps marks of master-data changes waiting while a batch holds the account off, lets them share, and leaves balancing alone', async () => {
+    const site = await db.site(accountId);
+    const draft = await invoiceOn(site.id, '2026-11-01', '2026-12-01');
+    const contractId = (await db.sql<{ contract_id: string }>('select contract_id from invoices where id = $1', [draft]))[0]!.contract_id;
+    const repository = () => new MikroOutdatedDraftRepository(db.orm.em);
+    const [taken, held] = [gate(), gate()];
+    const batch = db.inTransaction(async () => {
+      await repository().holdOffChanges(accountId);
+      taken.open();
+      await held.promise;
+    });
+    await taken.promise;
+    const done: string[] = [];
+    const changes = [
+      db.inTransaction(() => repository().markOfContracts(accountId, [contractId])).then(() => done.push('contract')),
+      db.inTransaction(() => repository().markOfAccount(accountId)).then(() => done.push('account')),
+    ];
+    await db.waitForLockWaiters(2);
+    // Balancing is held off by the sites a batch holds, not by this.
+    await db.inTransaction(() => repository().markOfSite(accountId, site.id, [{ start: Date.parse('2026-11-10T00:00:00Z'), end: Date.parse('2026-11-10T00:15:00Z') }], 'Europe/Berlin'));
+    expect(done).toEqual([]);
+    expect(await marked([draft])).toEqual([draft]);
+    await db.sql('delete from outdated_drafts where account_id = $1', [accountId]);
+    held.open();
+    await Promise.all([batch, ...changes]);
+    expect(done.sort()).toEqual(['account', 'contract']);
+    expect(await marked([draft])).toEqual([draft]);
+
+    // Changes share the lock: one in flight does not keep another waiting.
+    const first = gate();
+    const holding = db.inTransaction(async () => {
+      await repository().markOfContracts(accountId, [contractId]);
+      await first.promise;
+    });
+    await db.inTransaction(() => repository().markOfAccount(accountId));
+    first.open();
+    await holding;
+  });
 });

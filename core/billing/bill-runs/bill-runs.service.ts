@@ -22,6 +22,7 @@ import { DOCUMENTS_PER_ROUND, type InvoiceDocuments } from '../invoices/invoice-
 import type { InvoiceIssuer } from '../invoices/invoice-issuer.js';
 import type { InvoiceDraftsService } from '../invoices/invoice-drafts.service.js';
 import type { InvoiceRepository } from '../invoices/invoices.repository.js';
+import type { OutdatedDraftRepository } from '../invoices/outdated-drafts.repository.js';
 import type { BillRunCounts, BillRunRepository } from './bill-runs.repository.js';
 import { issuingBlockers, redraftOutdated, withoutBlocked } from './bill-run-drafts.js';
 import type { TemplateRepository } from '../catalogue/templates.service.js';
@@ -41,6 +42,7 @@ export interface BillRunsDependencies {
   measurements: MeasurementRepository;
   contracts: ContractRepository;
   invoices: InvoiceRepository;
+  outdatedDrafts: OutdatedDraftRepository;
   sites: SiteRepository;
   templates: TemplateRepository;
   drafts: InvoiceDraftsService;
@@ -209,9 +211,10 @@ export class BillRunsService implements ResourceService<BillRunView> {
         const contracts = await deps.billRuns.unhandledContracts(run, deps.settings.batchSize);
         if (contracts.length === 0) return 'done';
         const now = deps.clock.now();
-        // Until this batch commits, its sites are not balanced again (nor, while drafting reads
-        // them, meters of unbalanced sites written); a change after it marks the drafts it makes
-        // outdated (issuing drafts them again).
+        // Until this batch commits, the account's master data does not change, its sites are not
+        // balanced again (nor, while drafting reads them, meters of unbalanced sites written); a
+        // change after it marks the drafts it makes outdated (issuing drafts them again).
+        await deps.outdatedDrafts.holdOffChanges(run.accountId);
         await deps.balancing.holdSites(run.accountId, contracts.map((c) => c.siteId));
         const blocked = await issuingBlockers(deps, run.accountId, contracts);
         const drafts = await deps.drafts.draftAll(run.accountId, contracts.filter((c) => !blocked.has(c.id)), run.periodStart, run.periodEnd);
@@ -274,8 +277,9 @@ export class BillRunsService implements ResourceService<BillRunView> {
       for (;;) {
         const issued = await this.batch(async (): Promise<string[] | 'done' | 'lost'> => {
           if (!(await this.claim({ accountId: run.accountId, billRunId: run.id }, token))) return 'lost';
-          // What drafting them again would read first, then the drafts: the order in which balancing
-          // takes a site, and ingest its meters, before they mark drafts outdated.
+          // What drafting them again would read first, then the drafts: the order in which changes
+          // of master data, balancing (a site) and ingest (its meters) lock before they mark drafts outdated.
+          await deps.outdatedDrafts.holdOffChanges(run.accountId);
           const inputs = await deps.invoices.draftInputs(run.accountId, run.id, size);
           await deps.balancing.holdSites(run.accountId, inputs.siteIds);
           await deps.measurements.holdMeters(run.accountId, inputs.meterIds);

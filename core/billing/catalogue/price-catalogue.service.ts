@@ -210,11 +210,12 @@ export class PricesService implements ResourceService<PriceView> {
       const { merged } = mergeUpdate({ current: presentPrice(price), patch, patchSchema: updatePriceCommand, createSchema: createPriceCommand });
       const next = Object.assign(new Price(), price, { ...merged, amount: parseMicros(merged.amount)! });
       const changed = String(next.amount) !== String(price.amount) || next.validFrom !== price.validFrom || next.priceComponentId !== price.priceComponentId;
+      // Marking first waits for a bill-run batch issuing drafts that bill this price, so that the check sees them issued.
+      await this.deps.outdatedDrafts.markOfProducts(actor.accountId, await productsOfComponents(this.deps, actor.accountId, [price.priceComponentId, next.priceComponentId]));
       if (changed && (await this.deps.prices.isUsedByIssuedInvoice(actor.accountId, price.id))) {
         throw new ConflictError('price_in_use', 'An issued invoice billed this price, so it cannot change; add a price with a new validFrom instead.');
       }
       await this.check(actor, next);
-      await this.deps.outdatedDrafts.markOfProducts(actor.accountId, await productsOfComponents(this.deps, actor.accountId, [price.priceComponentId, next.priceComponentId]));
       Object.assign(price, { ...merged, amount: next.amount, updatedAt: this.deps.clock.now() });
       return presentPrice(price);
     });

@@ -18,8 +18,24 @@ async function markDrafts(em: EntityManager, accountId: string, where: string, p
   );
 }
 
+/**
+ * The advisory lock a batch that drafts or issues takes exclusively (`holdOffChanges`) and a change
+ * of the account's master data takes shared, before it marks drafts: changes do not wait for each other.
+ */
+const changesLockKey = (accountId: string) => `drafting/${accountId}`;
+
+/** Marks for a change of master data, once batches that draft or issue have committed (`holdOffChanges`). */
+async function markForChange(em: EntityManager, accountId: string, where: string, params: readonly unknown[]): Promise<void> {
+  await em.execute('select pg_advisory_xact_lock_shared(hashtextextended(?, 2))', [changesLockKey(accountId)]);
+  await markDrafts(em, accountId, where, params);
+}
+
 export class MikroOutdatedDraftRepository implements OutdatedDraftRepository {
   constructor(private readonly em: EntityManager) {}
+
+  async holdOffChanges(accountId: string): Promise<void> {
+    await this.em.execute('select pg_advisory_xact_lock(hashtextextended(?, 2))', [changesLockKey(accountId)]);
+  }
 
   async markOfSite(accountId: string, siteId: string, spans: readonly Bucket[], timezone: string): Promise<void> {
     if (spans.length === 0) return;
@@ -36,12 +52,12 @@ export class MikroOutdatedDraftRepository implements OutdatedDraftRepository {
 
   async markOfContracts(accountId: string, contractIds: readonly string[]): Promise<void> {
     if (contractIds.length === 0) return;
-    await markDrafts(this.em, accountId, `i.contract_id in ${IN_IDS}`, [JSON.stringify(contractIds)]);
+    await markForChange(this.em, accountId, `i.contract_id in ${IN_IDS}`, [JSON.stringify(contractIds)]);
   }
 
   async markOfProducts(accountId: string, productIds: readonly string[]): Promise<void> {
     if (productIds.length === 0) return;
-    await markDrafts(
+    await markForChange(
       this.em,
       accountId,
       `i.contract_id in (select c.id from contracts c where c.account_id = i.account_id and c.electricity_product_id in ${IN_IDS})`,
@@ -50,6 +66,6 @@ export class MikroOutdatedDraftRepository implements OutdatedDraftRepository {
   }
 
   async markOfAccount(accountId: string): Promise<void> {
-    await markDrafts(this.em, accountId, 'true', []);
+    await markForChange(this.em, accountId, 'true', []);
   }
 }
