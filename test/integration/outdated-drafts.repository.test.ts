@@ -76,13 +76,16 @@ describe('MikroOutdatedDraftRepository on PostgreSQL', () => {
 
   it("keeps a site's balancing out while a batch holds the site, and lets holders share it", async () => {
     const site = await db.site(accountId);
-    const held = gate();
+    const [taken, held] = [gate(), gate()];
     const holding = db.inTransaction(async () => {
       await new MikroBalancingRepository(db.orm.em).holdSites(accountId, [site.id, site.id]);
       // A second holder (another run's batch) is not kept out.
       await db.inTransaction(() => new MikroBalancingRepository(db.orm.em).holdSites(accountId, [site.id]));
+      taken.open();
       await held.promise;
     });
+    // Balancing starts once the batch holds the site (else it could take the site first).
+    await taken.promise;
     let balanced = false;
     const balancing = db.inTransaction(async () => {
       await new MikroBalancingRepository(db.orm.em).lockSite(accountId, site.id);

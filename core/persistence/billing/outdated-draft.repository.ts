@@ -24,10 +24,9 @@ async function markDrafts(em: EntityManager, accountId: string, where: string, p
  */
 const changesLockKey = (accountId: string) => `drafting/${accountId}`;
 
-/** Marks for a change of master data, once batches that draft or issue have committed (`holdOffChanges`). */
-async function markForChange(em: EntityManager, accountId: string, where: string, params: readonly unknown[]): Promise<void> {
+/** What a change of master data does before it marks drafts: waits for batches that draft or issue (`holdOffChanges`). */
+async function awaitBatches(em: EntityManager, accountId: string): Promise<void> {
   await em.execute('select pg_advisory_xact_lock_shared(hashtextextended(?, 2))', [changesLockKey(accountId)]);
-  await markDrafts(em, accountId, where, params);
 }
 
 export class MikroOutdatedDraftRepository implements OutdatedDraftRepository {
@@ -51,13 +50,15 @@ export class MikroOutdatedDraftRepository implements OutdatedDraftRepository {
   }
 
   async markOfContracts(accountId: string, contractIds: readonly string[]): Promise<void> {
+    await awaitBatches(this.em, accountId);
     if (contractIds.length === 0) return;
-    await markForChange(this.em, accountId, `i.contract_id in ${IN_IDS}`, [JSON.stringify(contractIds)]);
+    await markDrafts(this.em, accountId, `i.contract_id in ${IN_IDS}`, [JSON.stringify(contractIds)]);
   }
 
   async markOfProducts(accountId: string, productIds: readonly string[]): Promise<void> {
+    await awaitBatches(this.em, accountId);
     if (productIds.length === 0) return;
-    await markForChange(
+    await markDrafts(
       this.em,
       accountId,
       `i.contract_id in (select c.id from contracts c where c.account_id = i.account_id and c.electricity_product_id in ${IN_IDS})`,
@@ -66,6 +67,7 @@ export class MikroOutdatedDraftRepository implements OutdatedDraftRepository {
   }
 
   async markOfAccount(accountId: string): Promise<void> {
-    await markForChange(this.em, accountId, 'true', []);
+    await awaitBatches(this.em, accountId);
+    await markDrafts(this.em, accountId, 'true', []);
   }
 }
