@@ -203,7 +203,8 @@ describe('bill runs after the data changed under their drafts', () => {
   });
 
   it('holds a price change off while a batch drafts or issues: it marks the new drafts, or finds the price billed', async () => {
-    const lockWaiters = async () => (await db.query<{ n: number }>('select count(*)::int as n from pg_locks where not granted')).rows[0]!.n;
+    const lockWaiters = async () =>
+      (await db.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = current_database() and cardinality(pg_blocking_pids(pid)) > 0')).rows[0]!.n;
     /** PATCHes the local energy price while this test keeps a batch waiting; checks the PATCH waits for the batch, then lets the batch go on. */
     async function changePriceDuringBatch(account: SignedUp): Promise<{ status: number; code?: string }> {
       await waitFor('the batch waiting on this test', () => blocksAnother(db));
