@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MikroBalancingRepository } from '../../core/persistence/balancing/balance.persistence.js';
 import { MikroOutdatedDraftRepository } from '../../core/persistence/billing/outdated-draft.repository.js';
@@ -17,30 +16,12 @@ const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kathmandu', 'UTC'];
 describe('MikroOutdatedDraftRepository on PostgreSQL', () => {
   const db = useRepositoryDatabase();
   let accountId: string;
-  let templateId: string;
 
   beforeAll(async () => {
     accountId = (await db.account()).accountId;
-    templateId = (await db.sql<{ id: string }>('select id from templates where account_id = $1 limit 1', [accountId]))[0]!.id;
   });
 
-  /** A contract on the site with an invoice for [periodStart, periodEnd) in `state`; answers the invoice's id. */
-  async function invoiceOn(siteId: string, periodStart: string, periodEnd: string, state: 'draft' | 'issued' = 'draft'): Promise<string> {
-    const [customer, product, contract, invoice] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
-    await db.sql(`insert into customers (id, account_id, custom_attributes, created_at, updated_at) values ($1, $2, '{}', now(), now())`, [customer, accountId]);
-    await db.sql(`insert into electricity_products (id, account_id, name, created_at, updated_at) values ($1, $2, 'Strom', now(), now())`, [product, accountId]);
-    await db.sql(
-      `insert into contracts (id, account_id, customer_id, electricity_product_id, site_id, dunning_block, start_date, number, custom_attributes, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, false, '2026-01-01', $6, '{}', now(), now())`,
-      [contract, accountId, customer, product, siteId, contract.slice(0, 8)],
-    );
-    await db.sql(
-      `insert into invoices (id, account_id, kind, number, contract_id, customer_id, period_start, period_end, state, net_total, taxes, gross_total, prepayments_total, amount_due, prepayment_ids, template_id, created_at, updated_at)
-       values ($1, $2, 'invoice', $3, $4, $5, $6, $7, $8, 0, '[]', 0, 0, 0, '[]', $9, now(), now())`,
-      [invoice, accountId, state === 'draft' ? null : `INV-2026-${invoice.slice(0, 6)}`, contract, customer, periodStart, periodEnd, state, templateId],
-    );
-    return invoice;
-  }
+  const invoiceOn = (siteId: string, periodStart: string, periodEnd: string, state?: 'draft' | 'issued') => db.invoice(accountId, siteId, periodStart, periodEnd, state);
 
   const marked = async (ids: readonly string[]) =>
     (await db.sql<{ invoice_id: string }>('select invoice_id from outdated_drafts where account_id = $1 and invoice_id = any($2::uuid[])', [accountId, ids])).map((r) => r.invoice_id).sort();

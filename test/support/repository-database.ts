@@ -33,6 +33,8 @@ export interface RepositoryDatabase {
   account(): Promise<NewCredentials>;
   site(accountId: string, type?: SiteType): Promise<Site>;
   meter(accountId: string, siteId: string, extra?: Partial<Pick<Meter, 'direction' | 'grid'>> & { measuring?: Measuring; formula?: FormulaComponent[] }): Promise<Meter>;
+  /** A contract of its own (customer and product too) on the site with an invoice for [periodStart, periodEnd) in `state`; answers the invoice's id. */
+  invoice(accountId: string, siteId: string, periodStart: string, periodEnd: string, state?: 'draft' | 'issued'): Promise<string>;
   /** Resolves once `count` sessions of this database wait for a lock (proves that a lock blocks). */
   waitForLockWaiters(count: number): Promise<void>;
 }
@@ -84,6 +86,22 @@ export function useRepositoryDatabase(): RepositoryDatabase {
       });
       await db.inTransaction(async () => new MikroMeterRepository(db.orm.em).add(meter));
       return meter;
+    },
+    async invoice(accountId: string, siteId: string, periodStart: string, periodEnd: string, state: 'draft' | 'issued' = 'draft') {
+      const [customer, product, contract, invoice] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      await db.sql(`insert into customers (id, account_id, custom_attributes, created_at, updated_at) values ($1, $2, '{}', now(), now())`, [customer, accountId]);
+      await db.sql(`insert into electricity_products (id, account_id, name, created_at, updated_at) values ($1, $2, 'Strom', now(), now())`, [product, accountId]);
+      await db.sql(
+        `insert into contracts (id, account_id, customer_id, electricity_product_id, site_id, dunning_block, start_date, number, custom_attributes, created_at, updated_at)
+         values ($1, $2, $3, $4, $5, false, '2026-01-01', $6, '{}', now(), now())`,
+        [contract, accountId, customer, product, siteId, contract.slice(0, 8)],
+      );
+      await db.sql(
+        `insert into invoices (id, account_id, kind, number, contract_id, customer_id, period_start, period_end, state, net_total, taxes, gross_total, prepayments_total, amount_due, prepayment_ids, template_id, created_at, updated_at)
+         values ($1, $2, 'invoice', $3, $4, $5, $6, $7, $8, 0, '[]', 0, 0, 0, '[]', (select id from templates where account_id = $2 limit 1), now(), now())`,
+        [invoice, accountId, state === 'draft' ? null : `INV-2026-${invoice.slice(0, 6)}`, contract, customer, periodStart, periodEnd, state],
+      );
+      return invoice;
     },
     async waitForLockWaiters(count: number) {
       const deadline = Date.now() + 10_000;
