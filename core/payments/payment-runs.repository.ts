@@ -1,3 +1,5 @@
+import type { InvoiceKind } from '../domain/billing/invoice.js';
+import type { TemplateLocale } from '../domain/billing/template.js';
 import type { Collectable } from '../domain/payments/payment-run-plan.js';
 import type { MandateUse } from '../domain/payments/mandate-sequence.js';
 import type { PaymentRun, PaymentRunItem, PaymentRunState, PaymentRunType } from '../domain/payments/payment-run.js';
@@ -12,6 +14,9 @@ export interface CollectableRow extends Collectable {
   invoiceNumber: string | null;
   dueDate: string;
   reference: string | null;
+  /** Of the invoice the payment names: its kind and its template's language. */
+  invoiceKind: InvoiceKind | null;
+  invoiceLocale: TemplateLocale | null;
 }
 
 export interface CollectablesQuery {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountRepository } from '../accounts/accounts.repository.js';
+import type { TemplateRepository } from '../billing/catalogue/templates.service.js';
 import type { InvoiceIssuer } from '../billing/invoices/invoice-issuer.js';
 import type { Actor } from '../auth/actor.js';
 import type { Clock } from '../clock.js';
@@ -20,6 +21,7 @@ import type { UnitOfWork } from '../unit-of-work.js';
 import { parseInput } from '../validation.js';
 import { recordPayments } from './payment-events.js';
 import { paymentRunFile } from './payment-run-file.js';
+import { remittanceText } from './remittance.js';
 import {
   createPaymentRunCommand,
   listPaymentRunItemsQuery,
@@ -33,6 +35,7 @@ import type { PaymentMethodRepository, PaymentRepository } from './payments.repo
 
 export interface PaymentRunsDependencies {
   accounts: AccountRepository;
+  templates: TemplateRepository;
   customers: CustomerRepository;
   sites: SiteRepository;
   paymentRuns: PaymentRunRepository;
@@ -46,14 +49,6 @@ export interface PaymentRunsDependencies {
 }
 
 type RunEventType = 'payment_run.created' | 'payment_run.closed' | 'payment_run.cancelled';
-
-/** The remittance text the payer or payee sees on the bank statement (cut to 140 SEPA characters by the writer). */
-function remittanceOf(row: CollectableRow): string {
-  const contract = `Vertrag ${row.contractNumber}`;
-  if (row.paymentType === 'prepayment') return `Abschlag ${row.dueDate} ${contract}`;
-  if (row.paymentType === 'refund') return `Erstattung ${row.invoiceNumber ?? row.reference ?? ''} ${contract}`;
-  return `Rechnung ${row.invoiceNumber ?? row.reference ?? ''} ${contract}`;
-}
 
 const unique = <T>(values: readonly T[]) => [...new Set(values)];
 
@@ -203,6 +198,8 @@ export class PaymentRunsService implements ResourceService<PaymentRunView> {
   private async submit(actor: Actor, run: PaymentRun, planned: readonly PlannedItem<CollectableRow>[], siteOf: (contractId: string) => string): Promise<void> {
     const { deps } = this;
     const now = run.createdAt;
+    // The language of remittance texts of payments that name no invoice (prepayments).
+    const { locale } = await deps.templates.defaultOf(actor.accountId, 'invoice');
     const existingIds = planned.flatMap((p) => (p.collectable.paymentId ? [p.collectable.paymentId] : []));
     const existing = await deps.payments.lockByIds(actor.accountId, existingIds);
     // The file carries the amounts as planned: a payment changed since (a refund cut back) must not go out at its old amount.
@@ -256,7 +253,10 @@ export class PaymentRunsService implements ResourceService<PaymentRunView> {
         iban: method.iban!,
         bic: method.bic,
         address: customer.address,
-        remittance: remittanceOf(collectable),
+        remittance: remittanceText(
+          { paymentType: collectable.paymentType, contractNumber: collectable.contractNumber, dueDate: collectable.dueDate, documentNumber: collectable.invoiceNumber ?? collectable.reference, documentKind: collectable.invoiceKind },
+          collectable.invoiceLocale ?? locale,
+        ),
         endToEndId: compactId(paymentId),
         createdAt: now,
       } satisfies PaymentRunItem);

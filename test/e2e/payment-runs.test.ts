@@ -106,7 +106,9 @@ describe('SEPA payment runs', () => {
     expect(xml).toContain('<Nm>Juergen Mueller</Nm>');
     expect(elementValues(xml, 'MndtId')).toEqual(['M-1', 'M-1']);
     expect(xml).toContain('DE98ZZZ09999999999');
-    expect(elementValues(xml, 'Ustrd')).toContain(`Rechnung ${invoice.number} Vertrag ${(await b.api.get(`/v1/contracts/${billed.contractId}`)).body.number}`);
+    // In the language of the invoice's template, and for a prepayment of the account's default one; dates as the documents write them.
+    const contractNumber = (await b.api.get(`/v1/contracts/${billed.contractId}`)).body.number;
+    expect(elementValues(xml, 'Ustrd').sort()).toEqual([`Abschlag 01.11.2026 Vertrag ${contractNumber}`, `Rechnung ${invoice.number} Vertrag ${contractNumber}`]);
     // The same bytes at every download.
     expect((await b.api.request('GET', `/v1/payment-runs/${created.id}/file`)).body).toBe(xml);
 
@@ -235,6 +237,8 @@ describe('SEPA payment runs', () => {
 
   it('pays out pending refunds by credit transfer, skipping customers without an IBAN', async () => {
     const e = await app.signUp('Erstattung & Co');
+    // The account writes in English: its remittance texts too.
+    await create(e.api, '/v1/templates', { name: 'Invoice EN', kind: 'invoice', locale: 'en-GB', isDefault: true });
     const withIban = await payer(e, { type: 'bank_transfer', accountHolder: 'Zoë Ødegård', iban: 'DE02120300000000202051' });
     const withoutIban = await payer(e, { type: 'bank_transfer' });
     const refund = await create(e.api, '/v1/payments', { contractId: withIban.contractId, type: 'refund', amount: '12.34', dueDate: '2026-11-02' });
@@ -251,6 +255,7 @@ describe('SEPA payment runs', () => {
     expect(xml).toContain('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
     expect(elementValues(xml, 'CtrlSum')).toEqual(['12.34', '12.34']);
     expect(xml).toContain('<Nm>Zoe Odegard</Nm>');
+    expect(elementValues(xml, 'Ustrd')).toEqual([`Refund Contract ${(await e.api.get(`/v1/contracts/${withIban.contractId}`)).body.number}`]);
   });
 
   async function waitForIssued(account: SignedUp, contractId: string): Promise<Record<string, any>> {

@@ -1,6 +1,8 @@
 import { defineEntity, LockMode, p } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Address } from '../../domain/addresses/address.js';
+import type { InvoiceKind } from '../../domain/billing/invoice.js';
+import type { TemplateLocale } from '../../domain/billing/template.js';
 import type { MandateUse, SequenceType } from '../../domain/payments/mandate-sequence.js';
 import { PaymentRun, PaymentRunItem, type PaymentRunState, type PaymentRunType, type RunSeller, type SkippedCustomer } from '../../domain/payments/payment-run.js';
 import type { PaymentState, PaymentType } from '../../domain/payments/payment.js';
@@ -86,6 +88,8 @@ interface CollectableSqlRow {
   payment_method_id: string | null;
   due_date: string;
   reference: string | null;
+  invoice_kind: InvoiceKind | null;
+  invoice_locale: TemplateLocale | null;
 }
 
 interface ItemSqlRow {
@@ -139,10 +143,11 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
   async collectables({ accountId, type, dueUntil, siteIds }: CollectablesQuery): Promise<CollectableRow[]> {
     const sites = siteIds && JSON.stringify(siteIds);
     const pending = `select p.id as payment_id, p.type as payment_type, p.contract_id, c.customer_id, c.site_id, c.number as contract_number,
-        p.invoice_id, i.number as invoice_number, p.amount, p.payment_method_id, p.due_date::text as due_date, p.reference
+        p.invoice_id, i.number as invoice_number, p.amount, p.payment_method_id, p.due_date::text as due_date, p.reference, i.kind as invoice_kind, t.locale as invoice_locale
       from payments p
       join contracts c on c.account_id = p.account_id and c.id = p.contract_id
       left join invoices i on i.account_id = p.account_id and i.id = p.invoice_id
+      left join templates t on t.account_id = i.account_id and t.id = i.template_id
       where p.account_id = ? and p.state = 'pending' and p.due_date <= ? and ${sitesFilter}`;
     const order = ` order by customer_id, due_date, payment_id nulls last, invoice_id`;
     if (type === 'credit_transfer') {
@@ -151,9 +156,10 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
     const rows = await this.em.execute<CollectableSqlRow[]>(
       `${pending} and (p.type = 'prepayment' or (p.type = 'payment' and i.state = 'issued'))
       union all
-      select null, 'payment', i.contract_id, c.customer_id, c.site_id, c.number, i.id, i.number, open_amount.amount, null, i.due_date::text, null
+      select null, 'payment', i.contract_id, c.customer_id, c.site_id, c.number, i.id, i.number, open_amount.amount, null, i.due_date::text, null, i.kind, t.locale
       from invoices i
       join contracts c on c.account_id = i.account_id and c.id = i.contract_id
+      join templates t on t.account_id = i.account_id and t.id = i.template_id
       left join lateral (
         select sum(q.amount) as amount from payments q
         where q.account_id = i.account_id and q.invoice_id = i.id and q.type = 'payment' and q.state in ('pending', 'submitted', 'received')
@@ -191,6 +197,8 @@ export class MikroPaymentRunRepository extends AccountScopedRepository<PaymentRu
       paymentMethodId: r.payment_method_id,
       dueDate: r.due_date,
       reference: r.reference,
+      invoiceKind: r.invoice_kind,
+      invoiceLocale: r.invoice_locale,
     }));
   }
 
