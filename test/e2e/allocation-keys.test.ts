@@ -181,6 +181,8 @@ describe('allocation keys', () => {
     // A priority only counts under the priority key, before 1 March: nothing invoiced changes.
     expect((await a.api.patch(`/v1/meter-balancing-settings/${settingB.id}`, { priority: 4 })).status).toBe(200);
     expect((await a.api.get(`/v1/meter-balancing-settings/${settingB.id}`)).body).toMatchObject({ share: '0.300000', endDate: null, priority: 4 });
+    // The priority re-balances the days it counts for; the check below is about sweeps after that.
+    await waitForBalance(a.api, site.id, LAST_QH);
 
     // Sweeps (every second here) keep it held while the invoice stands.
     await new Promise((resolve) => setTimeout(resolve, 1500));

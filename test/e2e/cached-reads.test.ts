@@ -17,7 +17,7 @@ describe('reads answered from memory', () => {
   const statements: string[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp({ WORKER: 'off', CHANGE_FEED_RECONNECT_SECONDS: '1' }, { onQuery: (sql) => statements.push(sql) });
+    app = await startTestApp({ WORKER: 'off', CHANGE_FEED_RECONNECT_SECONDS: '5' }, { onQuery: (sql) => statements.push(sql) });
     a = await app.signUp();
     siteId = (await fixtures.site(a.api, { name: 'Haus A' })).id;
   });
@@ -36,9 +36,9 @@ describe('reads answered from memory', () => {
     queryRows(app.database.url, `insert into custom_attributes (id, account_id, title, name, entity, type, created_at, updated_at) values ($1, $2, $3, $3, 'site', 'text', now(), now())`, [randomUUID(), a.accountId, name]);
 
   async function eventually(check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 20_000;
     while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('not within 5 s');
+      if (Date.now() > deadline) throw new Error('not within 20 s');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

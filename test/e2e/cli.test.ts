@@ -62,7 +62,7 @@ describe('the operator CLI', () => {
       for (const line of COMMAND_LINES) expect(stdout, forms[i]!.join(' ')).toContain(line);
       expect(stderr).not.toContain('Usage');
     }
-  });
+  }, 120_000);
 
   it('answers a missing or unknown command with the usage on stderr and exit code 2, and never serves', async () => {
     // Awaiting the exit is the proof: a server would run until stopped.
@@ -98,7 +98,7 @@ describe('the operator CLI', () => {
     expect([period.code, period.stderr.trim()]).toEqual([1, '--period: Expected a month like 2026-10.']);
     expect([token.code, token.stderr.trim()]).toEqual([1, '--user: Invalid UUID']);
     expect(await count('accounts')).toBe(accounts);
-  });
+  }, 120_000);
 
   describe('user update', () => {
     let acme: SignedUp;
@@ -140,7 +140,7 @@ describe('the operator CLI', () => {
       const missing = await cli('user', 'update', '--id', second.userId);
       expect([missing.code, missing.stderr.trim()]).toEqual([1, '--role: This field is required.']);
       expect(await queryRows(app.database.url, 'select role from users where id = $1', [second.userId])).toEqual([{ role: 'viewer' }]);
-    });
+    }, 120_000);
   });
 
   describe('bill-run create', () => {

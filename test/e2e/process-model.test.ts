@@ -138,7 +138,7 @@ describe('the process model an operator deploys', () => {
     } finally {
       await database.drop();
     }
-  });
+  }, 120_000);
 
   it('says in one line that the port is taken, and lets go of everything it opened', async () => {
     const first = await startTestApp({ WORKER: 'off' });
@@ -149,7 +149,7 @@ describe('the process model an operator deploys', () => {
     } finally {
       await first.close();
     }
-  });
+  }, 120_000);
 
   it('applies migrations once when several processes start together', async () => {
     const name = `ebbs_race_${randomUUID().replaceAll('-', '')}`;

@@ -114,5 +114,5 @@ describe('several API processes', () => {
       await Promise.all(servers.map((server) => server.exited));
       await database.drop();
     }
-  });
+  }, 120_000);
 });

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../support/app.js';
+import { blocksAnother, waitFor } from '../support/waiting.js';
 
 describe('graceful shutdown', () => {
   it('finishes the request in flight, then refuses new connections and closes the ORM', async () => {
@@ -12,7 +13,7 @@ describe('graceful shutdown', () => {
     await blocker.query('lock table sites in access exclusive mode');
 
     const inFlight = acme.api.get('/v1/sites');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor('the GET waiting for the locked table', () => blocksAnother(blocker));
     let closed = false;
     const closing = app.close().then(() => (closed = true));
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -40,7 +40,7 @@ describe('webhooks', () => {
   const endpoint = (url: string, extra: Record<string, unknown> = {}) => create(a.api, '/v1/webhook-endpoints', { url, events: ['*'], ...extra });
   const deliveriesOf = async (endpointId: string) => (await a.api.get(`/v1/webhook-endpoints/${endpointId}/deliveries?limit=1000`)).body.data;
   const settled = async (endpointId: string, count: number) => {
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
       const log = await deliveriesOf(endpointId);
       if (log.length >= count && log.every((d: { state: string }) => d.state !== 'pending')) return log;
     }
