@@ -38,7 +38,6 @@ describe('balancing workers', () => {
 
   it('coalesces bursts per site and never runs two jobs of one site at once, with two workers', async () => {
     const sites = await Promise.all([0, 1, 2, 3].map(() => balancedSite(a.api, [null, 1])));
-    const burstStart = (await queryRows<{ now: Date }>(app.database.url, 'select clock_timestamp() as now'))[0]!.now;
     // Each time a job of the queue starts, how many jobs of its key are active as it commits. The
     // timestamps pg-boss records cannot tell: a job's started_on is when its fetching statement
     // arrived, which under load can be some milliseconds before the previous job's completion,
@@ -53,6 +52,8 @@ describe('balancing workers', () => {
        create constraint trigger count_job_start after update of state on pgboss.job deferrable initially deferred
          for each row when (new.name = 'balance-site' and new.state = 'active') execute function count_job_start();`,
     );
+    // Jobs created from now on turn active after the trigger exists.
+    const burstStart = (await queryRows<{ now: Date }>(app.database.url, 'select clock_timestamp() as now'))[0]!.now;
     // A burst: every site gets 12 uploads of two hours each, sent concurrently.
     await Promise.all(
       sites.flatMap(({ producer, consumers }) =>
