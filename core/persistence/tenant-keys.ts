@@ -26,9 +26,32 @@ export function tenantForeignKey(target: () => Parameters<typeof p.manyToOne>[0]
   return () => p.manyToOne(target()).joinColumns('account_id', column).persist(false).hydrate(false).nullable().updateRule('no action').deleteRule(onDelete);
 }
 
-const isTenantForeignKey = (prop: EntityMetadata['properties'][string]) => prop.kind === ReferenceKind.MANY_TO_ONE && prop.persist === false && prop.hydrate === false;
+type Property = EntityMetadata['properties'][string];
 
-/** Schema mode: the foreign keys `tenantForeignKey` declares become part of the schema MikroORM diffs. */
+const isTenantForeignKey = (prop: Property) => prop.kind === ReferenceKind.MANY_TO_ONE && prop.persist === false && prop.hydrate === false;
+
+const columnOf = (prop: Property) => prop.fieldNames?.[0] ?? prop.name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** Whether the tenant foreign key's own column (the one beside account_id) is never null. */
+function alwaysSet(meta: EntityMetadata, reference: Property): boolean {
+  const column = reference.joinColumns?.[1];
+  const scalar = Object.values(meta.properties).find((prop) => prop.kind === ReferenceKind.SCALAR && columnOf(prop) === column);
+  return scalar !== undefined && !scalar.nullable;
+}
+
+/**
+ * Schema mode: the foreign keys `tenantForeignKey` declares become part of the schema MikroORM
+ * diffs. A table whose every row refers to another tenant row (through a column that is never
+ * null) does not refer to accounts as well: the row it refers to has the same account_id and
+ * refers to its account itself. PostgreSQL checks each foreign key of each row inserted with a
+ * lookup and a share lock on the row referred to: inserting the 72,468 balance_days rows of a
+ * balanced site-year took 0.5 s without foreign keys, 1.0–1.2 s with the one to sites, 1.8 s with
+ * both.
+ */
 export function declareTenantForeignKeys(meta: EntityMetadata): void {
-  for (const prop of Object.values(meta.properties)) if (isTenantForeignKey(prop)) prop.persist = true;
+  const references = Object.values(meta.properties).filter(isTenantForeignKey);
+  for (const prop of references) prop.persist = true;
+  if (!references.some((reference) => alwaysSet(meta, reference))) return;
+  const account = Object.values(meta.properties).find((prop) => prop.kind === ReferenceKind.MANY_TO_ONE && !references.includes(prop) && columnOf(prop) === 'account_id');
+  if (account) account.createForeignKeyConstraint = false;
 }

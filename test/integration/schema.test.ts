@@ -55,6 +55,21 @@ describe('the migrated schema', () => {
     ]);
   });
 
+  it('refers a tenant table to accounts exactly when no foreign key on columns that are never null implies its account', async () => {
+    const tables = await sql(`
+      select c.relname as "table",
+             exists (select 1 from pg_constraint con where con.conrelid = c.oid and con.contype = 'f' and con.confrelid = 'accounts'::regclass) as "refersToAccounts",
+             exists (select 1 from pg_constraint con where con.conrelid = c.oid and con.contype = 'f' and con.confrelid <> 'accounts'::regclass
+                       and not exists (select 1 from unnest(con.conkey) as k(attnum) join pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum where not a.attnotnull)) as "implied"
+        from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'account_id'
+       where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname <> 'accounts'
+       order by 1`);
+    expect(tables.filter((table) => table.refersToAccounts === table.implied)).toEqual([]);
+    // Both kinds exist: a table of rows that belong to another tenant row, and one of the account's own rows.
+    expect(tables.find((table) => table.table === 'balance_days')).toEqual({ table: 'balance_days', refersToAccounts: false, implied: true });
+    expect(tables.find((table) => table.table === 'sites')).toEqual({ table: 'sites', refersToAccounts: true, implied: false });
+  });
+
   it('is what the entities declare: MikroORM finds nothing to change (a new migration would be empty)', async () => {
     expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
   });
