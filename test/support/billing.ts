@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { calendarDateOf } from '../../core/domain/time/calendar-date.js';
 import type { SignedUp } from './app.js';
 import { create, fixtures } from './fixtures.js';
 import type { Api } from './http.js';
@@ -13,6 +14,12 @@ export async function waitForRun(api: Api, id: string, state: string, timeoutMs 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * The year an issued invoice is numbered in: that of its issue date in the account's time zone
+ * (Europe/Berlin in tests), which differs from the runner's year in the hours around New Year.
+ */
+export const numberingYearOf = (invoice: Record<string, any>): number => Number(calendarDateOf(new Date(invoice.issuedAt), 'Europe/Berlin').slice(0, 4));
 
 const QH = 15 * 60 * 1000;
 /** October 2026 in Europe/Berlin (the account timezone): 31 days, one of them 25 hours long. */
