@@ -172,23 +172,35 @@ export class BalancingService {
       const splits = new Map<string, number>();
       const splitOf = (day: string) => splits.get(day) ?? splits.set(day, localDaySplit(day, timezone)).get(day)!;
       // A pipeline on the one connection: while the database loads the next chunk and writes the
-      // previous results, this process computes the current chunk.
+      // previous results, this process computes the current chunk and builds its rows. Statements
+      // run in the order they are sent, and the next chunk's load waits for the writes sent
+      // before it, so at most two chunks' writes are in flight.
       let loading = this.energy(job.accountId, involved, chunks[0]!);
-      let writing: Promise<void> = Promise.resolve();
-      for (const [index, buckets] of chunks.entries()) {
-        const energy = await loading;
-        if (index + 1 < chunks.length) loading = this.energy(job.accountId, involved, chunks[index + 1]!);
-        const computed = virtual ? virtualValues(buckets, siteMeters.map(toSiteMeter), energy, participations, customerMeters) : [];
-        const computedBalance = isBalanced(site.type) ? balanceSite({ buckets, rotation, keyAt, participations, energy, gridMeterId: grid }) : null;
-        const result = computedBalance && (await this.keepInvoiced(job.accountId, site.id, buckets, invoiced, computedBalance));
+      let writing: Promise<unknown> = Promise.resolve();
+      try {
+        for (const [index, buckets] of chunks.entries()) {
+          const energy = await loading;
+          if (index + 1 < chunks.length) {
+            loading = this.energy(job.accountId, involved, chunks[index + 1]!);
+            // Awaited in the next round: a failure meanwhile must not be an unhandled rejection.
+            loading.catch(() => undefined);
+          }
+          const computed = virtual ? virtualValues(buckets, siteMeters.map(toSiteMeter), energy, participations, customerMeters) : [];
+          const computedBalance = isBalanced(site.type) ? balanceSite({ buckets, rotation, keyAt, participations, energy, gridMeterId: grid }) : null;
+          const result = computedBalance && (await this.keepInvoiced(job.accountId, site.id, buckets, invoiced, computedBalance));
+          const days = [...new Set(buckets.map((b) => dayOf(b.start)))];
+          writing = Promise.all([
+            writing,
+            computed.length > 0 ? this.deps.measurements.save(job.accountId, computed.map((v) => ({ ...v, index: 0 })), []) : undefined,
+            result ? balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states, splitOf, result.balance) : undefined,
+          ]);
+          // Awaited with the next chunk's write or at the end: a failure meanwhile must not be an unhandled rejection.
+          writing.catch(() => undefined);
+        }
+      } finally {
+        // A failed write fails the statements after it (the transaction is aborted): its own error is the one to report.
         await writing;
-        const days = [...new Set(buckets.map((b) => dayOf(b.start)))];
-        writing = Promise.all([
-          computed.length > 0 ? this.deps.measurements.save(job.accountId, computed.map((v) => ({ ...v, index: 0 })), []) : undefined,
-          result ? balancing.replaceDays(job.accountId, site.id, days, result.flows, result.states, splitOf, result.balance) : undefined,
-        ]).then(() => undefined);
       }
-      await writing;
       const range = { startDateTime: new Date(Math.min(...ranges.map((r) => r.from))).toISOString(), endDateTime: new Date(Math.max(...ranges.map((r) => r.to)) + QUARTER_HOUR_MS).toISOString() };
       await this.deps.outbox.record([{ accountId: job.accountId, userId: null, type: 'balancing.completed', entityId: site.id, data: { siteId: site.id, ...range }, siteIds: [site.id] }]);
     });

@@ -18,6 +18,7 @@ describe('balancing workers', () => {
   let a: SignedUp;
   let second: Runtime;
   let stopSecond: () => void;
+  let services: ReturnType<typeof resolveServices>;
 
   beforeAll(async () => {
     app = await startTestApp(FAST);
@@ -26,7 +27,7 @@ describe('balancing workers', () => {
     second = await openRuntime(config);
     await second.queue.start(QUEUES);
     const container = buildContainer({ ...second, refreshTokenTtlSeconds: 60 });
-    const services = resolveServices(container);
+    services = resolveServices(container);
     const worker = { balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns };
     stopSecond = (await startWorker({ ...second, ...worker, config, logger: pino({ level: 'silent' }) })).stop;
   });
@@ -86,6 +87,28 @@ describe('balancing workers', () => {
       const total = (kind: string) => rows.filter((r: { kind: string }) => r.kind === kind).reduce((sum: number, r: { value: number }) => sum + r.value, 0);
       expect([total('local'), total('grid'), total('feed_in')]).toEqual([96, 48, 0]);
     }
+  });
+
+  it('fails a job that spans several chunks with the error of the write that failed, not of the statements it aborted', async () => {
+    const { site, producer, consumers } = await balancedSite(a.api, [null]);
+    // 16 UTC days: three chunks of at most 7 days. The next chunk's load is sent while the first
+    // chunk's write runs, and fails because that write aborted the transaction.
+    const days = Array.from({ length: 16 }, (_, d) => new Date(Date.parse('2026-04-01T00:00:00.000Z') + d * 86_400_000).toISOString());
+    await queryRows(
+      app.database.url,
+      `create function fail_site() returns trigger language plpgsql as $$ begin if new.site_id = '${site.id}' then raise exception 'injected failure of %', new.site_id; end if; return new; end $$;
+       create trigger fail_site before insert on balance_days for each row execute function fail_site();`,
+    );
+    try {
+      const measurements = days.flatMap((day) => [...dayOfValues(producer.id, day, () => 2), ...dayOfValues(consumers[0]!.id, day, () => 1)]);
+      expect((await a.api.post('/v1/measurements', { measurements })).status).toBe(201);
+      await expect(services.balancing.balanceSite({ accountId: a.accountId, siteId: site.id })).rejects.toThrow(`injected failure of ${site.id}`);
+    } finally {
+      await queryRows(app.database.url, 'drop trigger fail_site on balance_days; drop function fail_site()');
+    }
+    // Nothing of the failed job was kept: the workers balance the whole range afterwards.
+    const status = await waitForBalance(a.api, site.id, '2026-04-16T23:45:00.000Z', 30_000);
+    expect(status.incompleteIntervals).toBe(0);
   });
 
   it('retries a failing job with backoff until it succeeds', async () => {

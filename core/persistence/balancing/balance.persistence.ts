@@ -223,23 +223,36 @@ export class MikroBalancingRepository implements BalancingRepository {
       const day = Math.floor(at / DAY_MS);
       return dayNames.get(day) ?? dayNames.set(day, dayOf(at)).get(day)!;
     };
-    const rows = flowRows(flows, balance, dayName).map((row) => {
+    const flowColumns = { day: [] as string[], kind: [] as string[], debitor: [] as string[], creditor: [] as string[], values: [] as string[], head: [] as (string | null)[], tail: [] as (string | null)[] };
+    for (const row of flowRows(flows, balance, dayName)) {
       const split = splitOf(row.day);
-      return { ...row, values: arrayLiteral(row.values), head_wh: sumOf(row.values, 0, split), tail_wh: sumOf(row.values, split, SLOTS_PER_DAY) };
-    });
+      flowColumns.day.push(row.day);
+      flowColumns.kind.push(row.kind);
+      flowColumns.debitor.push(row.debitor_id);
+      flowColumns.creditor.push(row.creditor_id);
+      flowColumns.values.push(arrayLiteral(row.values));
+      flowColumns.head.push(sumOf(row.values, 0, split));
+      flowColumns.tail.push(sumOf(row.values, split, SLOTS_PER_DAY));
+    }
     const stateDays = new Map<string, (number | null)[]>(days.map((day) => [day, new Array(SLOTS_PER_DAY).fill(null)]));
     for (const state of states) stateDays.get(dayName(state.at))![slotOf(state.at)] = state.balanced ? 1 : 0;
-    const stateRows = [...stateDays].map(([day, values]) => {
+    const stateColumns = { day: [] as string[], states: [] as string[], head: [] as number[], tail: [] as number[] };
+    for (const [day, values] of stateDays) {
       const split = splitOf(day);
-      return { day, states: values, head_balanced: countBalanced(values, 0, split), tail_balanced: countBalanced(values, split, SLOTS_PER_DAY) };
-    });
+      stateColumns.day.push(day);
+      stateColumns.states.push(`{${values.map((state) => state ?? 'NULL').join(',')}}`);
+      stateColumns.head.push(countBalanced(values, 0, split));
+      stateColumns.tail.push(countBalanced(values, split, SLOTS_PER_DAY));
+    }
     const sorted = [...days].sort();
     // One statement, so that it runs while the worker computes its next chunk: the driver sends a
     // queued statement only when this process takes the answer to the one before. The insert reads
     // `deleted` before its first row, so the delete runs first (all parts of a statement see its
     // start; the unique check sees rows deleted). The day range keeps the delete to the primary
     // key's days whatever the planner thinks of a table filled since its last analyze (given only
-    // the set of days, it filters every row of the site).
+    // the set of days, it filters every row of the site). The rows come as one array per column,
+    // a day's values as the text of its array: a site-year's 72,468 rows inserted from JSON records
+    // took PostgreSQL 2.3 s, from such arrays 1.6–1.8 s (copied from a table: 0.5 s).
     await boundQuery(
       this.em,
       `with deleted as (
@@ -247,15 +260,27 @@ export class MikroBalancingRepository implements BalancingRepository {
        ), flows as (
          insert into balance_days (account_id, site_id, day, kind, debitor_id, creditor_id, "values", head_wh, tail_wh)
          select ?, ?, r.day, r.kind, r.debitor_id, r.creditor_id, r."values"::bigint[], r.head_wh, r.tail_wh
-           from json_to_recordset(?::json) as r(day date, kind text, debitor_id uuid, creditor_id uuid, "values" text, head_wh bigint, tail_wh bigint)
+           from unnest(?::date[], ?::text[], ?::uuid[], ?::uuid[], ?::text[], ?::bigint[], ?::bigint[]) as r(day, kind, debitor_id, creditor_id, "values", head_wh, tail_wh)
           where (select count(*) from deleted) >= 0
        )
        insert into balancing_days (account_id, site_id, day, states, head_balanced, tail_balanced, balanced_at)
-       select ?, ?, r.day, r.states, r.head_balanced, r.tail_balanced, now()
-         from json_to_recordset(?::json) as r(day date, states smallint[], head_balanced smallint, tail_balanced smallint)
+       select ?, ?, r.day, r.states::smallint[], r.head_balanced, r.tail_balanced, now()
+         from unnest(?::date[], ?::text[], ?::smallint[], ?::smallint[]) as r(day, states, head_balanced, tail_balanced)
        on conflict (account_id, site_id, day) do update
          set states = excluded.states, head_balanced = excluded.head_balanced, tail_balanced = excluded.tail_balanced, balanced_at = excluded.balanced_at`,
-      [accountId, siteId, sorted[0], sorted.at(-1), sorted, accountId, siteId, JSON.stringify(rows), accountId, siteId, JSON.stringify(stateRows)],
+      [
+        accountId,
+        siteId,
+        sorted[0],
+        sorted.at(-1),
+        sorted,
+        accountId,
+        siteId,
+        ...[flowColumns.day, flowColumns.kind, flowColumns.debitor, flowColumns.creditor, flowColumns.values, flowColumns.head, flowColumns.tail],
+        accountId,
+        siteId,
+        ...[stateColumns.day, stateColumns.states, stateColumns.head, stateColumns.tail],
+      ],
     );
   }
 
