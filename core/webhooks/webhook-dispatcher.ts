@@ -123,17 +123,21 @@ export class WebhookDispatcher {
           // What came due while the last round was in flight is read once more, after its record.
           if (!readAhead) break;
           reading = recording.then(() => due([]));
+          reading.catch(() => undefined);
           readAhead = false;
           held = new Set();
           continue;
         }
         const round = read.filter((item) => !held.has(item.delivery.entityId));
         reading = recording.then(() => due(round.map((item) => item.delivery.id)));
+        // Awaited in the next round or at the end: a failure while this round is in flight must not be an unhandled rejection.
+        reading.catch(() => undefined);
         readAhead = true;
         const { results, held: heldBack } = await this.sendAll(this.target(endpoint), round);
         const sentAt = clock.now();
         held = heldBack;
         recording = recording.then(() => deliveries.recordAttempts(accountId, results, sentAt));
+        recording.catch(() => undefined);
       }
     } finally {
       // No statement of the job outlives its lease.

@@ -82,6 +82,26 @@ describe('webhooks', () => {
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(150);
   });
 
+  it('fails the job when attempts cannot be recorded, and sends the deliveries again once they can', async () => {
+    const hooks = await receiver();
+    const { id } = await endpoint(hooks.url, { events: ['customer.created'] });
+    await queryRows(
+      app.database.url,
+      `create function fail_record() returns trigger language plpgsql as $$ begin if new.endpoint_id = '${id}' then raise exception 'injected failure'; end if; return new; end $$;
+       create trigger fail_record before update on webhook_deliveries for each row execute function fail_record();`,
+    );
+    try {
+      await fixtures.customer(a.api);
+      // Sent, its attempt not recorded, so it is still pending and sent again by the job's retry.
+      await hooks.until(() => hooks.received.length >= 2);
+    } finally {
+      await queryRows(app.database.url, 'drop trigger fail_record on webhook_deliveries; drop function fail_record()');
+    }
+    const [delivery] = await settled(id, 1);
+    expect(delivery).toMatchObject({ state: 'delivered', eventType: 'customer.created' });
+    expect(new Set(hooks.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([delivery.eventId]));
+  });
+
   it('marks a delivery failed after the last attempt, and replays it on request', async () => {
     let healthy = false;
     const hooks = await receiver(() => (healthy ? 200 : 503));
