@@ -70,6 +70,27 @@ describe('the migrated schema', () => {
     expect(tables.find((table) => table.table === 'sites')).toEqual({ table: 'sites', refersToAccounts: true, implied: false });
   });
 
+  it('has no plain index whose columns lead another index of its table, which answers the same lookups', async () => {
+    const redundant = `
+      select a.indexrelid::regclass::text as "index", b.indexrelid::regclass::text as "coveredBy"
+        from pg_index a
+        join pg_index b on b.indrelid = a.indrelid and b.indexrelid <> a.indexrelid
+        join pg_class c on c.oid = a.indrelid
+       where c.relnamespace = current_schema()::regnamespace and not a.indisunique
+         and a.indexprs is null and b.indexprs is null and a.indpred is null and b.indpred is null
+         and (b.indkey::text || ' ') like (a.indkey::text || ' %')
+         and (select array_agg(am.amname) from pg_class i join pg_am am on am.oid = i.relam where i.oid in (a.indexrelid, b.indexrelid)) = array['btree', 'btree']::name[]
+       order by 1, 2`;
+    expect(await sql(redundant)).toEqual([]);
+    // The query finds one: a plain index on the columns of the events' unique key.
+    await sql('create index planted_events_sequence on events (account_id, sequence)');
+    try {
+      expect(await sql(redundant)).toEqual([{ index: 'planted_events_sequence', coveredBy: 'events_account_id_sequence_unique' }]);
+    } finally {
+      await sql('drop index planted_events_sequence');
+    }
+  });
+
   it('is what the entities declare: MikroORM finds nothing to change (a new migration would be empty)', async () => {
     expect(await orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
   });
