@@ -36,6 +36,9 @@ async function serve(): Promise<void> {
       `Then get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`
     : `Get an access token:  curl -s -X POST ${server.url}/v1/oauth -H 'Content-Type: application/json' -d '{"grantType":"api_token","token":"<apiToken>"}'\n`;
   console.error(`\nebbs is listening on ${server.url}\n${firstSteps}`);
+  // Said once the API answers; the worker's render threads may still be warming up. A worker that
+  // cannot start stops the process, as a server that cannot start does.
+  await server.workerStarted;
 }
 
 /** `npm run worker`: balancing and webhook deliveries without the HTTP server. */

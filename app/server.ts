@@ -23,6 +23,11 @@ export interface RunningServer {
   logger: Logger;
   /** No account exists yet. */
   fresh: boolean;
+  /**
+   * Resolves once the worker (WORKER=on) takes jobs, at once without one; rejects when it cannot
+   * start. Its render threads warm up first (PDF_RENDER_WARMUP_DOCUMENTS) while the API answers.
+   */
+  workerStarted: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -126,17 +131,21 @@ export async function startServer(
     await closeInOrder([stopGraphQL, async () => changes?.close(), () => rateBudgets.close(), () => runtime.close()]);
     throw error;
   }
-  const worker = config.WORKER === 'on' ? await startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }) : null;
+  const worker = config.WORKER === 'on' ? startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }) : Promise.resolve(null);
+  const workerStarted = worker.then(() => undefined);
+  // Awaited by whoever waits for the worker, and by close: a failed start must not be an unhandled rejection meanwhile.
+  workerStarted.catch(() => undefined);
   const { port } = server.address() as AddressInfo;
   const fresh = await RequestContext.create(runtime.orm.em, () => accounts.isFreshInstallation());
   return {
     url: `http://localhost:${port}`,
     logger,
     fresh,
+    workerStarted,
     close: () =>
       closeInOrder([
         () => closeHttp(server, config.SHUTDOWN_TIMEOUT_MS),
-        async () => worker?.stop(),
+        async () => (await worker.catch(() => null))?.stop(),
         stopGraphQL,
         async () => changes?.close(),
         () => rateBudgets.close(),

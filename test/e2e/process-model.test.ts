@@ -140,6 +140,31 @@ describe('the process model an operator deploys', () => {
     }
   }, 120_000);
 
+  it('says where it listens once the API answers, while the worker still warms up its render threads', async () => {
+    const database = await createTestDatabase(inject('templateDatabase'));
+    // One render thread warming up on 400 specimen invoices: seconds of CPU before the worker takes jobs.
+    const env = { ...secrets, DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PDF_RENDER_THREADS: '1', PDF_RENDER_WARMUP_DOCUMENTS: '400' };
+    const server = spawnEbbs(['serve'], env);
+    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+    let log = '';
+    const onData = (chunk: Buffer) => void (log += chunk.toString());
+    server.stdout!.on('data', onData);
+    server.stderr!.on('data', onData);
+    try {
+      const { url } = await listening(server, exited);
+      expect(log).not.toContain('"msg":"worker started"');
+      expect((await fetch(`${url}/v1/sites`)).status).toBe(401);
+      const since = Date.now();
+      while (!log.includes('"msg":"worker started"') && Date.now() - since < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(log.indexOf('"msg":"worker started"'), log).toBeGreaterThan(log.indexOf('ebbs is listening on'));
+      server.kill('SIGTERM');
+      expect(await exited, log).toBe(0);
+    } finally {
+      server.kill('SIGKILL');
+      await database.drop();
+    }
+  }, 120_000);
+
   it('says in one line that the port is taken, and lets go of everything it opened', async () => {
     const first = await startTestApp({ WORKER: 'off' });
     try {

@@ -61,6 +61,8 @@ export async function startTestApp(env: Record<string, string> = {}, hooks: { on
     },
   });
   const server = await startServer(config, pino({ level: config.LOG_LEVEL }, sink), hooks);
+  // Tests start from a worker that takes jobs.
+  await server.workerStarted;
   const cli = async (...args: string[]) => (await parseCli(args).run(config)).output as Record<string, string>;
   const api = (token?: string) => new Api(server.url, token);
   let accounts = 0;

@@ -34,7 +34,7 @@ export function listening(child: ChildProcess, exited: Promise<number | null>): 
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
       if (match) resolve({ url: match[1]!, output });
     };
     child.stdout!.on('data', onData);
