@@ -11,16 +11,17 @@ const require = createRequire(import.meta.url);
 const OWN_PROCESS = ['test/unit/invoice-pdf-fragments.test.ts'];
 
 /**
- * The suite's configuration for the test files `include` matches (and OWN_PROCESS, unit tests
- * that every suite runs). Every other file shares its
- * worker process with the files before it (`isolate: false`): the application is imported once
- * per worker instead of once per file, some two seconds each. Files start and close what they use
- * (apps, databases, processes) and leave no global state behind; OWN_PROCESS lists the exceptions.
+ * The suite's configuration for the test files `include` matches, plus OWN_PROCESS (unit tests,
+ * which every suite runs). Every other file shares its worker process with the files before it
+ * (`isolate: false`): the application is imported once per worker instead of once per file, some
+ * two seconds each. Files start and close what they use (apps, databases, processes) and leave no
+ * global state behind; OWN_PROCESS lists the exceptions.
  */
 export function suite(include: string[], globalSetup: string[]) {
   return defineConfig({
     resolve: {
-      // One graphql realm for type-graphql, Apollo and the tests (see stack-notes).
+      // One copy of graphql for type-graphql, Apollo and the tests: vite would load its ESM entry
+      // beside the CommonJS one the libraries require, and graphql refuses a schema from another copy.
       alias: [{ find: /^graphql$/, replacement: require.resolve('graphql/index.js') }],
     },
     test: {
