@@ -49,7 +49,7 @@ const envSchema = z.object({
   WEBHOOK_LEASE_SECONDS: z.coerce.number().min(1).default(60),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   PDF_RENDER_THREADS: z.coerce.number().int().min(0).max(64).default(availableParallelism()),
-  PDF_RENDER_WARMUP_DOCUMENTS: z.coerce.number().int().min(0).max(10_000).default(100),
+  PDF_RENDER_WARMUP_DOCUMENTS: z.coerce.number().int().min(0).max(10_000).default(500),
   BILL_RUN_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   BILL_RUN_LEASE_SECONDS: z.coerce.number().min(1).default(60),
   BILL_RUN_SWEEP_SECONDS: z.coerce.number().min(0.5).default(10),

@@ -65,7 +65,7 @@ async function reported(deps: WorkerDependencies, what: string, job: object, wor
  */
 export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): Promise<void> }> {
   const { queue, balancing, webhooks, billRuns, config, logger } = deps;
-  // The render threads load the renderer and warm it up first (a second or two of CPU each, see
+  // The render threads load the renderer and warm it up first (some seconds of CPU each, see
   // PDF_RENDER_WARMUP_DOCUMENTS): a job taken meanwhile, such as a site's balancing after a
   // deployment, would share the cores with them. Idle, they do not keep the process alive.
   await billRuns.prepare();

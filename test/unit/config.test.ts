@@ -12,7 +12,7 @@ describe('loadConfig', () => {
       GRAPHQL_MAX_COST: 10_000,
       GRAPHQL_MAX_DEPTH: 8,
       GRAPHQL_MAX_ALIASES: 50,
-      PDF_RENDER_WARMUP_DOCUMENTS: 100,
+      PDF_RENDER_WARMUP_DOCUMENTS: 500,
     });
     expect(loadConfig({}).REDIS_URL).toBeUndefined();
   });

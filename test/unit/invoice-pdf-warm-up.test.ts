@@ -51,6 +51,12 @@ describe('warmUpRenderer', () => {
     expect(events).toEqual(numbers.flatMap((number) => [`render ${number}`, `tick ${number}`]));
   });
 
+  it('stops before the next specimen once told to', async () => {
+    const rendered: string[] = [];
+    await warmUpRenderer(10, async (document) => (rendered.push(document.number), Buffer.alloc(0)), () => rendered.length === 3);
+    expect(rendered).toEqual([0, 1, 2].map((index) => specimenInvoice(index).number));
+  });
+
   it('renders nothing for none', async () => {
     let rendered = 0;
     await warmUpRenderer(0, async () => (rendered++, Buffer.alloc(0)));

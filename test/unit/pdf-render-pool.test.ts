@@ -39,6 +39,18 @@ describe('PdfRenderPool', () => {
     }
   });
 
+  it('renders a document that comes while its thread warms up after the specimen at hand, and ends the warm-up there', async () => {
+    // The longest warm-up allowed: 10,000 specimens would keep the thread busy for a minute or more.
+    const warming = new PdfRenderPool(1, 10_000);
+    try {
+      const pdf = await warming.render(credit);
+      expect(pdf.equals(await renderInvoicePdf(credit))).toBe(true);
+      await warming.prepare();
+    } finally {
+      await warming.close();
+    }
+  }, 20_000);
+
   it('does not keep a process alive with prepared threads that have nothing to do', async () => {
     const pool = new URL('../../core/billing/invoices/pdf-render-pool.ts', import.meta.url).href;
     const script = `const { PdfRenderPool } = await import(${JSON.stringify(pool)}); await new PdfRenderPool(2).prepare(); console.log('prepared');`;

@@ -119,13 +119,18 @@ export async function renderInOwnTask(document: InvoiceDocument, render: (docume
 }
 
 /**
- * Renders `documents` specimen invoices and forgets them. A fresh renderer compiles its code and
- * shapes its labels' words on its first documents, which cost several times what a warm one's do
- * (measured for a bill run's invoices: the first 25 of a fresh thread 27–39 ms of CPU each, from
- * the hundredth on mostly 7–13): a render thread does this before it reports ready, so that a worker's
- * first bill run does not pay for it. The specimen shares no seller, customer or template text
- * with real invoices, only the labels and the code.
+ * Renders up to `documents` specimen invoices and forgets them, fewer if `stop` says so before one.
+ * A fresh renderer compiles its code and shapes its labels' words on its first documents, which cost
+ * several times what a warm one's do (measured for a bill run's invoices: the first 25 of a fresh
+ * thread 27–39 ms of CPU each, from the hundredth on mostly 7–13), and V8 keeps compiling for some
+ * hundred documents more: a render thread does this before it reports ready, so that a worker's
+ * first bill run does not pay for it. The specimen shares no seller, customer or template text with
+ * real invoices, only the labels and the code.
  */
-export async function warmUpRenderer(documents: number, render: (document: InvoiceDocument) => Promise<Buffer> = renderInvoicePdf): Promise<void> {
-  for (let index = 0; index < documents; index++) await renderInOwnTask(specimenInvoice(index), render);
+export async function warmUpRenderer(
+  documents: number,
+  render: (document: InvoiceDocument) => Promise<Buffer> = renderInvoicePdf,
+  stop: () => boolean = () => false,
+): Promise<void> {
+  for (let index = 0; index < documents && !stop(); index++) await renderInOwnTask(specimenInvoice(index), render);
 }

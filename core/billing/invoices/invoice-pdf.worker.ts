@@ -6,8 +6,9 @@ import type { RenderRequest, RenderResult, ThreadMessage, ThreadOptions } from '
 
 // Done before the first document, which waits in the port's queue meanwhile.
 prepareRenderer();
-await warmUpRenderer((workerData as ThreadOptions).warmUpDocuments);
-parentPort!.postMessage({ ready: true } satisfies ThreadMessage);
+
+/** Whether a document has come: the warm-up gives way to it, and the documents after it warm the thread instead. */
+let documentCame = false;
 
 /**
  * A PDF's bytes handed over rather than copied, when they fill a memory of their own (as a
@@ -19,6 +20,7 @@ function transferable(pdf: Buffer): ArrayBuffer[] {
 
 /** A thread of the PDF render pool: renders one document per message and answers its bytes or why not. */
 parentPort!.on('message', async ({ document, eInvoice }: RenderRequest) => {
+  documentCame = true;
   let result: RenderResult;
   let transfer: ArrayBuffer[] = [];
   try {
@@ -30,3 +32,7 @@ parentPort!.on('message', async ({ document, eInvoice }: RenderRequest) => {
   }
   parentPort!.postMessage(result, transfer);
 });
+
+// One specimen per task: a document that comes meanwhile waits for one at most.
+await warmUpRenderer((workerData as ThreadOptions).warmUpDocuments, renderInvoicePdf, () => documentCame);
+parentPort!.postMessage({ ready: true } satisfies ThreadMessage);

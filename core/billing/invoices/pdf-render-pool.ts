@@ -27,7 +27,7 @@ export type ThreadMessage = RenderResult | { ready: true };
 
 /** What a thread is started with. */
 export interface ThreadOptions {
-  /** How many specimen invoices it renders before it reports ready (warmUpRenderer). */
+  /** How many specimen invoices it renders before it reports ready (warmUpRenderer), fewer if a document comes first. */
   warmUpDocuments: number;
 }
 
@@ -73,7 +73,10 @@ export class PdfRenderPool implements PdfRenderer {
   /** Per started thread: resolves once it has loaded the renderer, or has failed or exited. */
   private readonly readiness = new Map<Worker, Promise<void>>();
 
-  /** `warmUpDocuments`: how many specimen invoices each thread renders before its first document (warmUpRenderer). */
+  /**
+   * `warmUpDocuments`: how many specimen invoices each thread renders when it starts (warmUpRenderer);
+   * a document given to it meanwhile ends its warm-up after the specimen at hand.
+   */
   constructor(
     private readonly threads: number,
     private readonly warmUpDocuments = 0,
