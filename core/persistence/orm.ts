@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Migrator } from '@mikro-orm/migrations';
 import { DefaultLogger, defineConfig, MikroORM, type LogContext, type LoggerOptions } from '@mikro-orm/postgresql';
 import { entities } from './entities.js';
+import { SetBasedUpdatesDriver } from './set-based-updates.js';
 import { declareTenantForeignKeys } from './tenant-keys.js';
 
 export const MIGRATIONS_PATH = fileURLToPath(new URL('../../migrations', import.meta.url));
@@ -46,6 +47,7 @@ class StatementHook extends DefaultLogger {
  */
 export function ormConfig({ clientUrl, poolSize = 10, onQuery, schemaMode = false }: OrmOptions) {
   return defineConfig({
+    driver: SetBasedUpdatesDriver,
     clientUrl,
     entities,
     extensions: [Migrator],
