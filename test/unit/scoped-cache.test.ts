@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ScopedCache } from '../../core/caching/scoped-cache.js';
+import { ScopedCache, type ScopePart } from '../../core/caching/scoped-cache.js';
 
 describe('ScopedCache', () => {
   it('keeps a value per scope and text', () => {
@@ -31,5 +32,37 @@ describe('ScopedCache', () => {
     cache.set(['s'], 'c', 5);
     expect(cache.size).toBe(1);
     expect([cache.get(['s'], 'a'), cache.get(['s'], 'b'), cache.get(['t'], 'a'), cache.get(['s'], 'c')]).toEqual([undefined, undefined, undefined, 5]);
+  });
+
+  it('answers as a map keyed by scope and text that is emptied when a new entry finds it full, whatever the order of scopes', () => {
+    const part = fc.constantFrom<ScopePart>(false, true, 0, -0, 8, 120.5, Number.NaN, 'F1', 'F2');
+    const operation = fc.record({ kind: fc.constantFrom('get', 'set', 'getOrSet'), scope: fc.array(part, { maxLength: 3 }), text: fc.constantFrom('a', 'b', 'Summe'), value: fc.integer() });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(operation, { maxLength: 60 }), (capacity, operations) => {
+        const cache = new ScopedCache<number>(capacity);
+        const model = new Map<string, number>();
+        // A scope part as the cache's maps tell parts apart (SameValueZero: -0 is 0, NaN is NaN).
+        const keyOf = (scope: readonly ScopePart[], text: string) => JSON.stringify([scope.map((p) => (typeof p === 'number' ? String(p === 0 ? 0 : p) : p)), text]);
+        const put = (key: string, value: number) => {
+          if (model.size >= capacity && !model.has(key)) model.clear();
+          model.set(key, value);
+        };
+        for (const { kind, scope, text, value } of operations) {
+          const key = keyOf(scope, text);
+          if (kind === 'get') expect(cache.get([...scope], text)).toBe(model.get(key));
+          if (kind === 'set') {
+            cache.set([...scope], text, value);
+            put(key, value);
+          }
+          if (kind === 'getOrSet') {
+            const expected = model.get(key) ?? value;
+            if (!model.has(key)) put(key, value);
+            expect(cache.getOrSet([...scope], text, () => value)).toBe(expected);
+          }
+          expect(cache.size).toBe(model.size);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
