@@ -57,7 +57,7 @@ async function workOnly(): Promise<void> {
   await runtime.queue.start(QUEUES);
   const container = buildContainer({ ...runtime, logger, refreshTokenTtlSeconds: config.REFRESH_TOKEN_TTL });
   const services = resolveServices(container);
-  const worker = await startWorker({ ...runtime, balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns, config, logger });
+  const worker = await startWorker({ ...runtime, balancing: services.balancing, webhooks: container.resolve(WebhookDispatcher), billRuns: services.billRuns, config, logger }, signals.received);
   signals.started(() => {
     closeInOrder([() => worker.stop(), () => runtime.close()]).then(
       () => process.exit(0),

@@ -131,7 +131,9 @@ export async function startServer(
     await closeInOrder([stopGraphQL, async () => changes?.close(), () => rateBudgets.close(), () => runtime.close()]);
     throw error;
   }
-  const worker = config.WORKER === 'on' ? startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }) : Promise.resolve(null);
+  const shutdown = new AbortController();
+  const worker =
+    config.WORKER === 'on' ? startWorker({ ...runtime, balancing: services.balancing, webhooks: dispatcher, billRuns: services.billRuns, config, logger }, shutdown.signal) : Promise.resolve(null);
   const workerStarted = worker.then(() => undefined);
   // Awaited by whoever waits for the worker, and by close: a failed start must not be an unhandled rejection meanwhile.
   workerStarted.catch(() => undefined);
@@ -142,14 +144,17 @@ export async function startServer(
     logger,
     fresh,
     workerStarted,
-    close: () =>
-      closeInOrder([
+    close: () => {
+      // A worker still warming up its render threads gives up starting instead of being waited for.
+      shutdown.abort();
+      return closeInOrder([
         () => closeHttp(server, config.SHUTDOWN_TIMEOUT_MS),
         async () => (await worker.catch(() => null))?.stop(),
         stopGraphQL,
         async () => changes?.close(),
         () => rateBudgets.close(),
         () => runtime.close(),
-      ]),
+      ]);
+    },
   };
 }

@@ -46,6 +46,14 @@ function every(seconds: number, what: string, deps: WorkerDependencies, work: ()
   };
 }
 
+/** Resolves once `signal` aborts; never without one. */
+function aborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
 /**
  * Runs a job in its own unit of work; a failure is logged with the job's ids and rethrown, so the
  * queue retries it (with backoff, up to JOB_RETRY_LIMIT) and the operator sees every attempt.
@@ -63,12 +71,18 @@ async function reported(deps: WorkerDependencies, what: string, job: object, wor
  * The worker: balancing, webhook and bill run jobs from the durable queue, each in its own unit of work, and
  * sweeps that enqueue what a commit left to do (sites with pending ranges, deliveries due).
  */
-export async function startWorker(deps: WorkerDependencies): Promise<{ stop(): Promise<void> }> {
+export async function startWorker(deps: WorkerDependencies, shutdown?: AbortSignal): Promise<{ stop(): Promise<void> }> {
   const { queue, balancing, webhooks, billRuns, config, logger } = deps;
   // The render threads load the renderer and warm it up first (some seconds of CPU each, see
   // PDF_RENDER_WARMUP_DOCUMENTS): a job taken meanwhile, such as a site's balancing after a
-  // deployment, would share the cores with them. Idle, they do not keep the process alive.
-  await billRuns.prepare();
+  // deployment, would share the cores with them. Idle, they do not keep the process alive. A
+  // shutdown meanwhile does not wait for them: the worker takes no job, and closing the renderer
+  // ends the threads.
+  await Promise.race([billRuns.prepare(), aborted(shutdown)]);
+  if (shutdown?.aborted) {
+    logger.info('worker not started: shutting down');
+    return { stop: async () => undefined };
+  }
   await queue.work<BalanceSiteJob>(BALANCING_QUEUE, async (job) => {
     const started = Date.now();
     await reported(deps, 'balancing', job, () => balancing.balanceSite(job));

@@ -33,10 +33,10 @@ describe('the process model an operator deploys', () => {
    * it. The server shares npm's output pipes: they close once npm and the server have both exited
    * and everything they wrote has been read, so that a failed expectation shows all of it.
    */
-  async function npmStart(logLevel: string) {
+  async function npmStart(logLevel: string, settings: Record<string, string> = {}) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'ebbs-start-'));
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !['DATABASE_URL', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY', 'NODE_ENV'].includes(key)));
-    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: logLevel }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const npm = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: logLevel, ...settings }, stdio: ['ignore', 'pipe', 'pipe'] });
     /** What npm and the server wrote, and how npm exited. */
     const output = { log: '', ended: '' };
     for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => void (output.log += chunk.toString()));
@@ -53,8 +53,10 @@ describe('the process model an operator deploys', () => {
     return { npm, infoFile: path.join(dataDir, 'embedded.json'), output, exited, stop };
   }
 
-  it('stops `npm start` on SIGTERM: the port is free and the embedded database released within 10 s', async () => {
-    const { npm, infoFile, output, exited, stop } = await npmStart('warn');
+  it('stops `npm start` on SIGTERM: the port is free and the embedded database released within 10 s, the render threads still warming up', async () => {
+    // The longest warm-up (a minute or more): the signal comes while the threads warm up, and the
+    // shutdown must not wait for them.
+    const { npm, infoFile, output, exited, stop } = await npmStart('warn', { PDF_RENDER_WARMUP_DOCUMENTS: '10000' });
     try {
       const { url, output: banner } = await listening(npm, exited);
       expect(banner).toContain('Create the first account:  npm run cli -- account create');
