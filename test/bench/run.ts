@@ -400,7 +400,13 @@ async function expectMonthBalanced(api: Api, siteIds: readonly string[]): Promis
 }
 
 /**
- * Polls the run every 100 ms until it reaches `state`; answers it and the seconds from `startedAt`
+ * How often a bill run is polled: each poll is a request the service answers (the run, its invoices
+ * counted by state) on a machine the run keeps busy.
+ */
+const POLL_MS = 500;
+
+/**
+ * Polls the run every POLL_MS until it reaches `state`; answers it and the seconds from `startedAt`
  * (this machine's clock, read before the request that started the phase) to its `updatedAt`, the
  * moment the worker finished the phase. The figure is the worker's, not the polls': they neither
  * round it up nor load the service while it is measured. A failed run, or 5 minutes, throws with
@@ -411,7 +417,7 @@ async function runReaches(api: Api, id: string, state: string, startedAt: number
     const run = (await api.get(`/v1/bill-runs/${id}`)).body;
     if (run.state === state) return { run, seconds: (Date.parse(run.updatedAt) - startedAt) / 1000 };
     if (run.state === 'failed' || Date.now() - startedAt > 300e3) throw new Error(`bill run did not reach ${state}: ${JSON.stringify(run).slice(0, 2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
 
