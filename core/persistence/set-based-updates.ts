@@ -14,21 +14,17 @@ import {
   type UpsertManyOptions,
 } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
+import { asText } from './insert-unnested.js';
 
 const ACCOUNT = 'account_id';
 const quote = (identifier: string) => `"${identifier}"`;
 
 /**
- * A value as PostgreSQL reads it from text (the column's cast gives it its type); undefined when it
- * has none here. The unit of work hands over values as written: JSON already as its text, dates as
- * Date.
+ * Whether a value goes as text (the column's cast gives it its type). The unit of work hands over
+ * values as written: JSON already as its text, dates as Date; any other object (a buffer, an array
+ * for an array column) has no text form here.
  */
-function asText(value: unknown): string | null | undefined {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  return undefined;
-}
+const hasText = (value: unknown) => !isRaw(value) && (typeof value !== 'object' || value === null || value instanceof Date);
 
 /** A column a batch sets: its values as text, and whether each row sets it (null when every row does). */
 interface SetColumn {
@@ -60,9 +56,8 @@ function unnestedUpdate<T extends object>(meta: EntityMetadata<T>, table: string
     const sets = data.map((row) => name in row);
     for (const row of data) {
       const value = (row as Record<string, unknown>)[name];
-      const text = isRaw(value) ? undefined : asText(value);
-      if (text === undefined) return null;
-      values.push(text);
+      if (!hasText(value)) return null;
+      values.push(asText(value));
     }
     columns.push({ field: prop.fieldNames[0]!, type, values, sets: sets.every(Boolean) ? null : sets });
   }

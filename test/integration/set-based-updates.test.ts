@@ -76,7 +76,7 @@ describe('batch updates joined as arrays', () => {
       await by.em.flush();
     });
 
-  it('stores what MikroORM own batch update stores, with one statement per batch', async () => {
+  it("stores what MikroORM's own batch update stores, with one statement per batch", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), async (changes) => {
         const ours = changes.map(() => customer(accountId));
