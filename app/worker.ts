@@ -78,6 +78,7 @@ export async function startWorker(deps: WorkerDependencies, shutdown?: AbortSign
   // deployment, would share the cores with them. Idle, they do not keep the process alive. A
   // shutdown meanwhile does not wait for them: the worker takes no job, and closing the renderer
   // ends the threads.
+  logger.info({ renderThreads: config.PDF_RENDER_THREADS, warmUpDocuments: config.PDF_RENDER_WARMUP_DOCUMENTS }, 'worker starting: render threads warming up');
   await Promise.race([billRuns.prepare(), aborted(shutdown)]);
   if (shutdown?.aborted) {
     logger.info('worker not started: shutting down');

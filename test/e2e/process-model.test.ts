@@ -96,6 +96,34 @@ describe('the process model an operator deploys', () => {
     }
   }, 60_000);
 
+  it('stops `npm run worker` on SIGTERM while its render threads warm up, without waiting for them', async () => {
+    const database = await createTestDatabase(inject('templateDatabase'));
+    // The longest warm-up (a minute or more): the signal comes while the threads warm up.
+    const worker = spawnEbbs(['worker'], { ...secrets, DATABASE_URL: database.url, LOG_LEVEL: 'info', PDF_RENDER_WARMUP_DOCUMENTS: '10000' });
+    const exited = new Promise<number | null>((resolve) => worker.on('exit', resolve));
+    let log = '';
+    const onData = (chunk: Buffer) => void (log += chunk.toString());
+    worker.stdout!.on('data', onData);
+    worker.stderr!.on('data', onData);
+    try {
+      const since = Date.now();
+      while (!log.includes('"msg":"worker starting: render threads warming up"') && Date.now() - since < 30_000) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(log).toContain('"warmUpDocuments":10000');
+      const signalled = Date.now();
+      worker.kill('SIGTERM');
+      expect(await exited, log).toBe(0);
+      expect(Date.now() - signalled, log).toBeLessThan(10_000);
+      expect(log).toContain('"msg":"worker not started: shutting down"');
+      expect(log).not.toContain('"msg":"worker started"');
+      // It let go of the database: nothing of it is still connected.
+      const connected = await withAdmin(async (c) => (await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [database.name])).rows[0].n as number);
+      expect(connected, log).toBe(0);
+    } finally {
+      worker.kill('SIGKILL');
+      await database.drop();
+    }
+  }, 60_000);
+
   it('refuses to serve or work on a database that does not exist, and creates one only when told to', async () => {
     const name = `ebbs_missing_${randomUUID().replaceAll('-', '')}`;
     const env = { ...secrets, DATABASE_URL: databaseUrl(name), PORT: '0', HOST: '127.0.0.1' };
