@@ -9,7 +9,7 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { startTestApp, TEST_JWT_SECRET, TEST_WEBHOOK_KEY } from '../support/app.js';
 import { createTestDatabase, databaseUrl, withAdmin } from '../support/database.js';
-import { listening, runEbbs, spawnEbbs } from '../support/process.js';
+import { listening, runEbbs, spawnEbbs, watch } from '../support/process.js';
 import { portAnswers, processAlive } from '../../app/database.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -100,24 +100,19 @@ describe('the process model an operator deploys', () => {
     const database = await createTestDatabase(inject('templateDatabase'));
     // The longest warm-up (a minute or more): the signal comes while the threads warm up.
     const worker = spawnEbbs(['worker'], { ...secrets, DATABASE_URL: database.url, LOG_LEVEL: 'info', PDF_RENDER_WARMUP_DOCUMENTS: '10000' });
-    const exited = new Promise<number | null>((resolve) => worker.on('exit', resolve));
-    let log = '';
-    const onData = (chunk: Buffer) => void (log += chunk.toString());
-    worker.stdout!.on('data', onData);
-    worker.stderr!.on('data', onData);
+    const { output, exited, printed } = watch(worker);
     try {
-      const since = Date.now();
-      while (!log.includes('"msg":"worker starting: render threads warming up"') && Date.now() - since < 30_000) await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(log).toContain('"warmUpDocuments":10000');
+      await printed('"msg":"worker starting: render threads warming up"');
+      expect(output()).toContain('"warmUpDocuments":10000');
       const signalled = Date.now();
       worker.kill('SIGTERM');
-      expect(await exited, log).toBe(0);
-      expect(Date.now() - signalled, log).toBeLessThan(10_000);
-      expect(log).toContain('"msg":"worker not started: shutting down"');
-      expect(log).not.toContain('"msg":"worker started"');
+      expect(await exited, output()).toBe(0);
+      expect(Date.now() - signalled, output()).toBeLessThan(10_000);
+      expect(output()).toContain('"msg":"worker not started: shutting down"');
+      expect(output()).not.toContain('"msg":"worker started"');
       // It let go of the database: nothing of it is still connected.
       const connected = await withAdmin(async (c) => (await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [database.name])).rows[0].n as number);
-      expect(connected, log).toBe(0);
+      expect(connected, output()).toBe(0);
     } finally {
       worker.kill('SIGKILL');
       await database.drop();
@@ -152,19 +147,12 @@ describe('the process model an operator deploys', () => {
     try {
       expect((await runEbbs(['account', 'create', '--company-name', 'Acme', '--email', 'ops@acme.test'], env)).code).toBe(0);
       const server = spawnEbbs(['serve'], env);
-      let output = '';
-      await new Promise<void>((resolve) => {
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('Get an access token')) resolve();
-        };
-        server.stdout!.on('data', onData);
-        server.stderr!.on('data', onData);
-      });
+      const { output, exited, printed } = watch(server);
+      await printed('Get an access token');
       server.kill('SIGTERM');
-      await new Promise((resolve) => server.on('exit', resolve));
-      expect(output).toContain('listening on');
-      expect(output).not.toContain('Create the first account');
+      await exited;
+      expect(output()).toContain('listening on');
+      expect(output()).not.toContain('Create the first account');
     } finally {
       await database.drop();
     }
@@ -175,20 +163,15 @@ describe('the process model an operator deploys', () => {
     // One render thread warming up on 400 specimen invoices: seconds of CPU before the worker takes jobs.
     const env = { ...secrets, DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', PDF_RENDER_THREADS: '1', PDF_RENDER_WARMUP_DOCUMENTS: '400' };
     const server = spawnEbbs(['serve'], env);
-    const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
-    let log = '';
-    const onData = (chunk: Buffer) => void (log += chunk.toString());
-    server.stdout!.on('data', onData);
-    server.stderr!.on('data', onData);
+    const { output, exited, printed } = watch(server);
     try {
       const { url } = await listening(server, exited);
-      expect(log).not.toContain('"msg":"worker started"');
+      expect(output()).not.toContain('"msg":"worker started"');
       expect((await fetch(`${url}/v1/sites`)).status).toBe(401);
-      const since = Date.now();
-      while (!log.includes('"msg":"worker started"') && Date.now() - since < 60_000) await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(log.indexOf('"msg":"worker started"'), log).toBeGreaterThan(log.indexOf('ebbs is listening on'));
+      await printed('"msg":"worker started"', 60_000);
+      expect(output().indexOf('"msg":"worker started"'), output()).toBeGreaterThan(output().indexOf('ebbs is listening on'));
       server.kill('SIGTERM');
-      expect(await exited, log).toBe(0);
+      expect(await exited, output()).toBe(0);
     } finally {
       server.kill('SIGKILL');
       await database.drop();

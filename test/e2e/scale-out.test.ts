@@ -8,7 +8,7 @@ import { numberingYearOf } from '../support/billing.js';
 import { createTestDatabase, queryRows } from '../support/database.js';
 import { create, sellerProfile } from '../support/fixtures.js';
 import { Api } from '../support/http.js';
-import { listening, runEbbs, spawnEbbs } from '../support/process.js';
+import { listening, runEbbs, spawnEbbs, watch, type Watched } from '../support/process.js';
 
 const QH = 15 * 60 * 1000;
 /** October 2026 in Berlin: 31 days, the 25th 25 hours long (DST ends), so 2,980 quarter hours. */
@@ -38,18 +38,9 @@ class CountingApi extends Api {
   }
 }
 
-interface Running {
+interface Running extends Watched {
   name: string;
   child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-function collect(child: ChildProcess): () => string {
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  return () => output;
 }
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
@@ -102,7 +93,7 @@ describe('scale-out: two API processes and two workers on one database', () => {
       // All four spawned at once (so that every one is stopped in `finally`), then awaited.
       const spawned = (name: string, args: string[], extra: Record<string, string>): Running => {
         const child = spawnEbbs(args, { ...env, ...extra });
-        const running = { name, child, exited: new Promise<number | null>((resolve) => child.on('exit', resolve)), output: collect(child) };
+        const running = { name, child, ...watch(child) };
         processes.push(running);
         return running;
       };
@@ -110,14 +101,7 @@ describe('scale-out: two API processes and two workers on one database', () => {
       const workers = ['worker-1', 'worker-2'].map((name) => spawned(name, ['worker'], workerEnv));
       const [url1, url2] = await Promise.all(apiProcesses.map(async (p) => (await listening(p.child, p.exited)).url));
       // A worker is ready once it says so (its queues created and polled).
-      await Promise.all(
-        workers.map((w) =>
-          Promise.race([
-            until(`${w.name} did not start`, 30_000, async () => (w.output().includes('worker started') ? true : undefined)),
-            w.exited.then((code) => Promise.reject(new Error(`${w.name} exited with ${code}: ${w.output()}`))),
-          ]),
-        ),
-      );
+      await Promise.all(workers.map((w) => w.printed('"msg":"worker started"', 30_000)));
       const startup = performance.now() - started;
 
       const account = await runEbbs(['account', 'create', '--company-name', 'Scale-out GmbH', '--email', 'ops@scale-out.test'], env);

@@ -50,3 +50,38 @@ export async function startEbbs(env: Record<string, string>): Promise<{ url: str
   const { url } = await listening(child, exited);
   return { url, child, exited };
 }
+
+/** What a spawned process wrote (stdout and stderr, as they came) and how it ends. */
+export interface Watched {
+  output(): string;
+  exited: Promise<number | null>;
+  /** Resolves once the process has written `text`; rejects with its output if it exits or `timeoutMs` passes first. */
+  printed(text: string, timeoutMs?: number): Promise<void>;
+}
+
+export function watch(child: ChildProcess): Watched {
+  let output = '';
+  const waiting = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const check of waiting) check();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const printed = (text: string, timeoutMs = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        waiting.delete(check);
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = () => void (output.includes(text) && done());
+      const timer = setTimeout(() => done(new Error(`"${text}" not printed within ${timeoutMs} ms: ${output}`)), timeoutMs);
+      waiting.add(check);
+      void exited.then((code) => done(new Error(`exited with ${code} before printing "${text}": ${output}`)));
+      check();
+    });
+  return { output: () => output, exited, printed };
+}
