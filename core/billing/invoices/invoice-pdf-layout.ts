@@ -318,8 +318,7 @@ export class PdfLayout {
    */
   table(columns: readonly Column[], rows: readonly Row[], { size = 8, header, gap = 3 }: TableStyle, x = page.left): void {
     const width = columns.reduce((sum, column) => sum + column.width, 0);
-    const draw = (row: Row, color?: string) => {
-      const height = this.rowHeight(columns, row, size);
+    const draw = (row: Row, height: number, color?: string) => {
       if (row.marker) this.box(x, this.y + size * 0.2, size * 0.8, size * 0.8, row.marker);
       const boxes = cellBoxes(columns, row);
       row.cells.forEach((cell, i) => {
@@ -328,19 +327,22 @@ export class PdfLayout {
       });
       this.y += height + gap;
     };
+    const headerRow: Row | null = header && { cells: header, bold: true };
+    const headerHeight = headerRow ? this.rowHeight(columns, headerRow, size) : 0;
     const drawHeader = () => {
-      if (!header) return;
-      draw({ cells: header, bold: true }, colors.muted);
+      if (!headerRow) return;
+      draw(headerRow, headerHeight, colors.muted);
       this.rule(x, x + width, this.y - gap / 2);
       this.y += 2;
     };
-    const headerHeight = header ? this.rowHeight(columns, { cells: header, bold: true }, size) + gap + 2 : 0;
-    this.ensure(headerHeight + (rows[0] ? this.rowHeight(columns, rows[0], size) : 0));
+    // Each row is measured once, for keeping it on its page and for drawing it.
+    const rowHeights = rows.map((row) => this.rowHeight(columns, row, size));
+    this.ensure((headerRow ? headerHeight + gap + 2 : 0) + (rowHeights[0] ?? 0));
     drawHeader();
-    for (const row of rows) {
-      if (this.ensure(this.rowHeight(columns, row, size) + gap)) drawHeader();
-      draw(row);
-    }
+    rows.forEach((row, i) => {
+      if (this.ensure(rowHeights[i]! + gap)) drawHeader();
+      draw(row, rowHeights[i]!);
+    });
   }
 
   /** Blocks side by side from the cursor, kept on one page; each draws from (x, y) and answers its height. */
