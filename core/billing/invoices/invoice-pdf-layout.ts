@@ -59,6 +59,20 @@ export interface Row {
   span?: number;
 }
 
+/** A table whose rows are measured (PdfLayout.measureTable), ready to draw. */
+export interface MeasuredTable {
+  columns: readonly Column[];
+  rows: readonly Row[];
+  size: number;
+  gap: number;
+  /** The header row, bold, or none. */
+  headerRow: Row | null;
+  headerHeight: number;
+  rowHeights: number[];
+  /** The height the table takes on one page. */
+  height: number;
+}
+
 export interface TableStyle {
   size?: number;
   /** The header row, repeated on every page the table continues on; none when null. */
@@ -306,17 +320,24 @@ export class PdfLayout {
     return Math.max(...row.cells.map((cell, i) => this.heightOf(cell, boxes[i]!.width, { size, bold: row.bold, align: boxes[i]!.align })));
   }
 
-  /** The height a table takes on one page. */
-  tableHeight(columns: readonly Column[], rows: readonly Row[], { size = 8, header, gap = 3 }: TableStyle): number {
-    const all = header ? [{ cells: header, bold: true }, ...rows] : rows;
-    return all.reduce((sum, row) => sum + this.rowHeight(columns, row, size) + gap, header ? 2 : 0);
+  /**
+   * Measures a table's rows once: what `table` draws, and the height the table takes on one page
+   * (which a heading or side-by-side blocks ask for before it is drawn).
+   */
+  measureTable(columns: readonly Column[], rows: readonly Row[], { size = 8, header, gap = 3 }: TableStyle): MeasuredTable {
+    const headerRow: Row | null = header && { cells: header, bold: true };
+    const headerHeight = headerRow ? this.rowHeight(columns, headerRow, size) : 0;
+    const rowHeights = rows.map((row) => this.rowHeight(columns, row, size));
+    let height = headerRow ? 2 + headerHeight + gap : 0;
+    for (const rowHeight of rowHeights) height = height + rowHeight + gap;
+    return { columns, rows, size, gap, headerRow, headerHeight, rowHeights, height };
   }
 
   /**
-   * A table at the cursor from `x`; each row is kept whole and the table continues on further pages
-   * with its header repeated.
+   * A measured table at the cursor from `x`; each row is kept whole and the table continues on
+   * further pages with its header repeated.
    */
-  table(columns: readonly Column[], rows: readonly Row[], { size = 8, header, gap = 3 }: TableStyle, x = page.left): void {
+  table({ columns, rows, size, gap, headerRow, headerHeight, rowHeights }: MeasuredTable, x = page.left): void {
     const width = columns.reduce((sum, column) => sum + column.width, 0);
     const draw = (row: Row, height: number, color?: string) => {
       if (row.marker) this.box(x, this.y + size * 0.2, size * 0.8, size * 0.8, row.marker);
@@ -327,16 +348,12 @@ export class PdfLayout {
       });
       this.y += height + gap;
     };
-    const headerRow: Row | null = header && { cells: header, bold: true };
-    const headerHeight = headerRow ? this.rowHeight(columns, headerRow, size) : 0;
     const drawHeader = () => {
       if (!headerRow) return;
       draw(headerRow, headerHeight, colors.muted);
       this.rule(x, x + width, this.y - gap / 2);
       this.y += 2;
     };
-    // Each row is measured once, for keeping it on its page and for drawing it.
-    const rowHeights = rows.map((row) => this.rowHeight(columns, row, size));
     this.ensure((headerRow ? headerHeight + gap + 2 : 0) + (rowHeights[0] ?? 0));
     drawHeader();
     rows.forEach((row, i) => {

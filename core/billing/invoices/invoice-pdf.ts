@@ -149,7 +149,7 @@ function lineItems({ layout, document, l, f }: Context): void {
   const rows = document.lines.map((line) => ({
     cells: [line.description, f.period(line.periodStart, line.periodEnd), f.quantity(line.quantity, line.unit), f.money(line.unitPrice), f.percent(line.taxRate), f.money(line.netAmount)],
   }));
-  layout.table(lineColumns, rows, { header: l.lineColumns });
+  layout.table(layout.measureTable(lineColumns, rows, { header: l.lineColumns }));
 }
 
 /** Net, VAT per rate, gross, the prepayments with the VAT they contain, and the amount due or credit. */
@@ -209,8 +209,9 @@ function meters({ layout, document, l, f }: Context): void {
   if (document.meters.length > 1) {
     rows.push({ cells: [l.totalConsumption, f.quantity(sumDecimals(document.meters.map((meter) => meter.consumption)), 'kWh'), ''], span: 4, bold: true });
   }
-  layout.heading(l.sections.meters, layout.tableHeight(meterColumns, rows, { header: l.meterColumns }));
-  layout.table(meterColumns, rows, { header: l.meterColumns });
+  const table = layout.measureTable(meterColumns, rows, { header: l.meterColumns });
+  layout.heading(l.sections.meters, table.height);
+  layout.table(table);
 }
 
 /** Per meter, this period's consumption beside the same period a year earlier, in numbers and bars. */
@@ -261,16 +262,19 @@ function priceComponentsAndPrepayments({ layout, document, l, f }: Context): voi
     components.push({ cells: [l.total, f.money(sumDecimals(document.priceComponents.map((component) => component.netAmount)))], bold: true });
   }
   const plan: Row[] = document.nextPrepayments.map((prepayment) => ({ cells: [f.date(prepayment.dueDate), f.money(prepayment.amount)] }));
-  const block = (x: number, width: number, heading: string, columns: Column[], rows: Row[], header: string[] | null, empty: string) => ({
-    height: headingHeight + (rows.length > 0 ? layout.tableHeight(columns, rows, { header }) : layout.heightOf(empty, width, { size: 8 }) + 4),
-    draw: (y: number) => {
-      layout.y = y;
-      layout.heading(heading, 0, x, width);
-      if (rows.length > 0) layout.table(columns, rows, { header }, x);
-      else layout.paragraph(empty, { size: 8, color: colors.muted }, 4, x, width);
-      return layout.y;
-    },
-  });
+  const block = (x: number, width: number, heading: string, columns: Column[], rows: Row[], header: string[] | null, empty: string) => {
+    const table = rows.length > 0 ? layout.measureTable(columns, rows, { header }) : null;
+    return {
+      height: headingHeight + (table ? table.height : layout.heightOf(empty, width, { size: 8 }) + 4),
+      draw: (y: number) => {
+        layout.y = y;
+        layout.heading(heading, 0, x, width);
+        if (table) layout.table(table, x);
+        else layout.paragraph(empty, { size: 8, color: colors.muted }, 4, x, width);
+        return layout.y;
+      },
+    };
+  };
   layout.sideBySide([
     block(page.left, 250, l.sections.priceComponents, leftColumns, components, null, l.notStated),
     block(rightX, page.right - rightX, l.sections.nextPrepayments, rightColumns, plan, l.nextPrepaymentColumns, l.noNextPrepayments),
@@ -295,13 +299,14 @@ function fuelMix({ layout, document, l, f }: Context): void {
   );
   const barX = page.left + 310;
   const barWidth = page.right - barX;
-  layout.heading(l.sections.fuelMix, layout.tableHeight(columns, rows, { header: null }));
+  const table = layout.measureTable(columns, rows, { header: null });
+  layout.heading(l.sections.fuelMix, table.height);
   layout.sideBySide([
     {
-      height: layout.tableHeight(columns, rows, { header: null }),
+      height: table.height,
       draw: (y) => {
         layout.y = y;
-        layout.table(columns, rows, { header: null });
+        layout.table(table);
         return layout.y;
       },
     },
