@@ -1,6 +1,7 @@
 import { ScopedCache } from '../../caching/scoped-cache.js';
 import type { EmbeddedFont, GlyphPosition } from './invoice-pdf-font-embed.js';
 import { pdfNumber } from './invoice-pdf-objects.js';
+import { TEXT_CACHE_ENTRIES } from './invoice-pdf-text.js';
 
 /** The options of pdfkit 0.20's _fragment() that change what it writes beyond the position. */
 interface FragmentOptions {
@@ -46,7 +47,7 @@ interface Line {
  * (each word, each glyph turned into its subset's id) is most of what writing it costs, and the
  * labels, amounts and fixed texts of invoices recur in every document.
  */
-const lines = new ScopedCache<Line | typeof SEEN_ONCE>(20_000);
+const lines = new ScopedCache<Line | typeof SEEN_ONCE>(TEXT_CACHE_ENTRIES);
 
 /**
  * Marks a line seen once. Many lines occur in one document only (names, numbers, amounts): keeping

@@ -9,7 +9,7 @@ import { collectOutput } from './invoice-pdf-output.js';
 import { cacheOutputIntent } from './invoice-pdf-output-intent.js';
 import { collectPageContent } from './invoice-pdf-pages.js';
 import { StructureTree } from './invoice-pdf-structure.js';
-import { drawText, setLines } from './invoice-pdf-text.js';
+import { drawText, setLines, TEXT_CACHE_ENTRIES } from './invoice-pdf-text.js';
 import type { FuelSource } from './invoice-pdf-model.js';
 
 /** Millimetres in points. */
@@ -125,10 +125,10 @@ function cellBoxes(columns: readonly Column[], row: Row): Array<{ x: number; wid
  * share them: tables measure each row before they draw it, and labels and fixed texts recur in every
  * document.
  */
-const heights = new ScopedCache<number>(20_000);
+const heights = new ScopedCache<number>(TEXT_CACHE_ENTRIES);
 
 /** The size right-aligned text is set in (`fitted`), by style, width and text, shared like `heights`. */
-const fittingSizes = new ScopedCache<number>(20_000);
+const fittingSizes = new ScopedCache<number>(TEXT_CACHE_ENTRIES);
 
 /** Room, in points, that text set smaller to fit its box leaves (the line breaker itself keeps one). */
 const FIT_SLACK = 2;

@@ -1,6 +1,15 @@
 import { ScopedCache } from '../../caching/scoped-cache.js';
 import type { StructureTree } from './invoice-pdf-structure.js';
 
+/**
+ * The entries each of the renderer's text caches (wrappings, heights, fitted sizes, lines) holds
+ * before it starts afresh. Besides the labels and fixed texts that recur, every document adds its
+ * own names, numbers and amounts, which will not come again: a larger cache keeps more of them
+ * alive for the garbage collector to walk. In paired render loops of bill-run invoices, 4,000 cost
+ * less CPU per PDF than 20,000 in 21 of 28 rounds.
+ */
+export const TEXT_CACHE_ENTRIES = 4_000;
+
 /** What pdfkit passes on for each wrapped line: its measured width and word count, and the width of the box. */
 interface LineOptions {
   textWidth: number;
@@ -39,7 +48,7 @@ export interface TextBox {
  * Breaking a text into words and measuring each is most of what drawing it costs, and the labels and
  * fixed texts of invoices recur in every document.
  */
-const wrappings = new ScopedCache<WrapEvent[]>(20_000);
+const wrappings = new ScopedCache<WrapEvent[]>(TEXT_CACHE_ENTRIES);
 
 /**
  * Where pdfkit's line breaker must break a line other than at a line feed, and the soft hyphen it
