@@ -38,7 +38,7 @@ export interface EmbeddedFont {
     head: { macStyle: { italic: boolean } };
   };
   /** The glyph ids of the subset in the order they were included (glyph 0 first); a glyph's index is its id in the PDF. */
-  subset: { glyphs: number[]; mapping: Record<number, number>; encode(): Uint8Array };
+  subset: { glyphs: number[]; includeGlyph(glyph: number): number; encode(): Uint8Array };
   /** Per subset glyph: its advance and the code points it was first laid out for. */
   widths: number[];
   unicode: number[][];

@@ -1,5 +1,7 @@
 /** A glyph's place in a run (fontkit's GlyphPosition), scaled by pdfkit to 1000 units per em. */
 interface Position {
+  /** The glyph's own advance (pdfkit adds it), which xAdvance differs from by kerning. */
+  advanceWidth: number;
   xAdvance: number;
   yAdvance: number;
   xOffset: number;
@@ -8,7 +10,8 @@ interface Position {
 
 /** A laid-out text as pdfkit 0.20's EmbeddedFont.layoutRun() answers it (a fontkit GlyphRun). */
 export interface Run {
-  glyphs: Array<{ id: number }>;
+  /** The glyphs (fontkit's): their ids, advances in font units and the code points they show. */
+  glyphs: Array<{ id: number; advanceWidth: number; codePoints: number[] }>;
   positions: Position[];
   readonly advanceWidth: number;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { cacheEmbedding, type EmbeddedFont } from './invoice-pdf-font-embed.js';
-import { appendWords, composeIndependentCharacters, type LayoutFont } from './invoice-pdf-font-layout.js';
+import { appendWords, composeIndependentCharacters, type LayoutFont, type Run } from './invoice-pdf-font-layout.js';
 
 const require = createRequire(import.meta.url);
 
@@ -74,10 +74,13 @@ const sharedGlyphCounts = new Map<string, number>();
 /** The number of glyphs every document's subset of the font starts with, in the same order (0 for a font not added here). */
 export const sharedGlyphCount = (font: EmbeddedFont): number => sharedGlyphCounts.get(font.name) ?? 0;
 
-/** What a font's subset holds once the common characters are included: its glyphs, their subset ids, widths and code points. */
+/**
+ * What a font's subset holds once the common characters are included: its glyphs, each glyph's
+ * subset id plus one by glyph id (0 for glyphs not among them), widths and code points.
+ */
 interface CommonSubset {
   glyphs: number[];
-  mapping: Record<number, number>;
+  ids: Uint16Array;
   widths: number[];
   unicode: number[][];
 }
@@ -91,23 +94,63 @@ const commonSubsets = new Map<string, CommonSubset>();
  * font starts from a copy of what the first one had.
  */
 function includeCommonGlyphs(font: EmbeddedFont, characters: string): void {
-  const fresh = font.subset.glyphs.length === 1;
-  const common = fresh ? commonSubsets.get(font.name) : undefined;
+  let common = commonSubsets.get(font.name);
   if (common) {
     font.subset.glyphs = [...common.glyphs];
-    // The subset looks a glyph up in its mapping and adds the glyphs it lacks; the common glyphs are
-    // found on the prototype, which is never written. Copying the mapping (glyph ids up to some
-    // thousands, so a sparse object) cost some 70 µs per font and document.
-    font.subset.mapping = Object.create(common.mapping) as Record<number, number>;
     font.widths = [...common.widths];
     font.unicode = [...common.unicode];
-    return;
-  }
-  for (const char of characters) font.encode(char);
-  if (fresh) {
+  } else {
+    for (const char of characters) font.encode(char);
     const { subset, widths, unicode } = font;
-    commonSubsets.set(font.name, { glyphs: [...subset.glyphs], mapping: { ...subset.mapping }, widths: [...widths], unicode: [...unicode] });
+    const ids = new Uint16Array(Math.max(...subset.glyphs) + 1);
+    subset.glyphs.forEach((glyph, id) => (ids[glyph] = id + 1));
+    common = { glyphs: [...subset.glyphs], ids, widths: [...widths], unicode: [...unicode] };
+    commonSubsets.set(font.name, common);
   }
+  includeGlyphsAfter(font.subset, common.ids);
+}
+
+/**
+ * Makes a subset (fontkit's) answer a glyph's subset id, including the glyph if new, from the
+ * common glyphs' ids and a map of the glyphs this document added. fontkit keeps all of them in an
+ * object keyed by glyph id, which every glyph of every text written is looked up in: a sparse
+ * object, slower to read than an array, and to copy per document.
+ */
+function includeGlyphsAfter(subset: EmbeddedFont['subset'], common: Uint16Array): void {
+  const added = new Map<number, number>();
+  subset.includeGlyph = (glyph) => {
+    const shared = common[glyph];
+    if (shared) return shared - 1;
+    let id = added.get(glyph);
+    if (id === undefined) {
+      id = subset.glyphs.push(glyph) - 1;
+      added.set(glyph, id);
+    }
+    return id;
+  };
+}
+
+/** A subset glyph id as a glyph in page content: four hex digits, by id. */
+const glyphHex: string[] = [];
+
+/**
+ * pdfkit 0.20's EmbeddedFont.encode() (the glyphs of a text laid out, as subset glyph ids in hex, and
+ * their positions), with each id's hex digits printed once per process rather than per glyph.
+ */
+function encodeGlyphs(font: EmbeddedFont & LayoutFont): void {
+  font.encode = (text, features) => {
+    // Not asked for the width only, a layout has glyphs and positions.
+    const { glyphs, positions } = font.layout(text, features) as { glyphs: Run['glyphs']; positions: Run['positions'] };
+    const encoded = new Array<string>(glyphs.length);
+    for (let i = 0; i < glyphs.length; i++) {
+      const glyph = glyphs[i]!;
+      const id = font.subset.includeGlyph(glyph.id);
+      encoded[i] = glyphHex[id] ??= `0000${id.toString(16)}`.slice(-4);
+      font.widths[id] ??= glyph.advanceWidth * font.scale;
+      font.unicode[id] ??= glyph.codePoints;
+    }
+    return [encoded, positions];
+  };
 }
 
 /**
@@ -122,6 +165,7 @@ export function addFonts(doc: PDFKit.PDFDocument): void {
     shareLayoutCache(font);
     composeIndependentCharacters(font as unknown as LayoutFont);
     appendWords(font as unknown as LayoutFont);
+    encodeGlyphs(font as EmbeddedFont & LayoutFont);
     includeCommonGlyphs(font, COMMON_CHARACTERS[name]);
     sharedGlyphCounts.set(font.name, font.subset.glyphs.length);
     cacheEmbedding(font);
