@@ -109,7 +109,9 @@ export function writeLines(doc: PDFKit.PDFDocument, sharedGlyphs: (font: Embedde
       const glyphs = positions.length > 0 ? glyphRuns(encoded, positions) : null;
       if (glyphs === null) return original(raw, x, y, options);
       const keep = line === SEEN_ONCE && encoded.every((id) => parseInt(id, 16) < sharedGlyphs(font));
-      line = { operators: `/${font.id} ${pdfNumber(size)} Tf\n${glyphs}` };
+      // Joined, the operators are one flat string. Concatenated, they would be a tree of their parts
+      // (the glyph runs too), which V8 walks again wherever the line is written into a page.
+      line = { operators: [`/${font.id} ${pdfNumber(size)} Tf`, glyphs].join('\n') };
       lines.set(scope, text, keep ? line : SEEN_ONCE);
     }
     if (options.width && options.align === 'right') x += options.lineWidth! - (line.trimmedWidth ??= internals.widthOfString(text.replace(/\s+$/, ''), options));
