@@ -5,6 +5,8 @@ import type { Run, TextLayout } from '../../core/billing/invoices/invoice-pdf-fo
 import { addFonts, type FontName } from '../../core/billing/invoices/invoice-pdf-fonts.js';
 
 interface Font {
+  layoutCache: Record<string, Run>;
+  layoutCached(text: string): Run;
   layoutRun(text: string): Run;
   layout(text: string, features?: unknown, onlyWidth?: boolean): TextLayout;
 }
@@ -54,5 +56,19 @@ describe('invoice PDF font layout', () => {
       }),
       { numRuns: 1_000 },
     );
+  });
+
+  it('keeps a composed word with a digit for its document, out of the layout cache all documents share', () => {
+    const { composed: first } = fonts('regular');
+    const { composed: second } = fonts('regular');
+    const amount = '318,53\u00a0€';
+    const run = first.layoutCached(amount);
+    expect(first.layoutCached(amount)).toBe(run);
+    expect(first.layoutCache[amount]).toBeUndefined();
+    expect(second.layoutCached(amount)).not.toBe(run);
+    expect(shape(second.layoutCached(amount))).toEqual(shape(run));
+    // Words without a digit are shared as before.
+    expect(first.layoutCached('Abrechnung ')).toBe(second.layoutCached('Abrechnung '));
+    expect(second.layoutCache['Abrechnung ']).toBeDefined();
   });
 });

@@ -105,6 +105,9 @@ function independentCharacters(font: LayoutFont, layoutRun: LayoutFont['layoutRu
   return characters;
 }
 
+/** A digit: words with one are mostly a document's own amounts, quantities, numbers and dates. */
+const DIGIT = /[0-9]/;
+
 /**
  * Lays out words with numbers without shaping the numbers: a word is split between two characters
  * where one of them never depends on its neighbours for its shaping (no kerning, ligature or
@@ -113,17 +116,24 @@ function independentCharacters(font: LayoutFont, layoutRun: LayoutFont['layoutRu
  * layouts, the pieces between them laid out (and kept in the layout cache) as words of their own;
  * that gives the glyphs and positions of the whole word. A pair that does not lay out as each alone
  * (`V-` is kerned) stays together in a piece. A word without a split is shaped whole.
+ *
+ * A word with a digit that is put together so is kept for the document only, not in the layout
+ * cache that all documents share: most such words (an amount with its unit, an invoice or meter
+ * number) come in one document and no other, and there they would live on until the cache starts
+ * afresh, dozens per document, for the garbage collector to move and mark.
  */
 export function composeIndependentCharacters(font: LayoutFont): void {
   const layoutRun = font.layoutRun.bind(font);
+  const layoutCached = font.layoutCached.bind(font);
   const characters = independentCharacters(font, layoutRun);
   const separable = (text: string, i: number) => composes(font, text[i - 1]!, text[i]!);
   const piece = (text: string, start: number, end: number) => {
     const part = text.slice(start, end);
     return (part.length === 1 && characters.get(part)) || font.layoutCached(part);
   };
-  font.layoutRun = (text, features) => {
-    if (features !== undefined || text.length < 2) return layoutRun(text, features);
+  /** The word put together from its pieces, or null where it has no split. */
+  const composed = (text: string): Run | null => {
+    if (text.length < 2) return null;
     const runs: Run[] = [];
     let pieceStart = 0;
     for (let i = 1; i < text.length; i++) {
@@ -132,9 +142,21 @@ export function composeIndependentCharacters(font: LayoutFont): void {
         pieceStart = i;
       }
     }
-    if (pieceStart === 0) return layoutRun(text, features);
+    if (pieceStart === 0) return null;
     runs.push(piece(text, pieceStart, text.length));
     return concatenate(runs);
+  };
+  font.layoutRun = (text, features) => (features === undefined && composed(text)) || layoutRun(text, features);
+  const documentWords = new Map<string, Run>();
+  font.layoutCached = (text) => {
+    if (!DIGIT.test(text)) return layoutCached(text);
+    let run = documentWords.get(text);
+    if (run === undefined) {
+      const own = composed(text);
+      if (!own) return layoutCached(text);
+      documentWords.set(text, (run = own));
+    }
+    return run;
   };
 }
 
