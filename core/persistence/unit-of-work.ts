@@ -36,10 +36,13 @@ export class MikroUnitOfWork implements UnitOfWork {
         // coming second. Without a recheck, or when the record has gone again, it is a write conflict.
         // Concurrent inserts into an exclusion constraint wait for each other's rows and can
         // deadlock (PostgreSQL aborts one of them): a use case with a recheck is tried again, and
-        // then waits for the other's commit and answers as the later one. Two requests moving the
-        // same default can deadlock too: without a recheck the victim is told it was a conflict.
+        // then waits for the other's commit and answers as the later one; a victim every time
+        // (several requests at once on a busy machine) gets its recheck's answer, as after a unique
+        // index's. Two requests moving the same default can deadlock too: without a recheck the
+        // victim is told it was a conflict.
         if (isDeadlock(error)) {
           if (recheck && attempt < DEADLOCK_ATTEMPTS) continue;
+          if (recheck) await this.em.transactional(recheck);
           throw writeConflict();
         }
         if (!isUniquenessViolation(error)) throw error;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { AccountsService } from '../../core/accounts/accounts.service.js';
 import { systemClock } from '../../core/clock.js';
+import { ConflictError } from '../../core/errors.js';
 import { RefreshToken, type Account } from '../../core/domain/accounts/account.js';
 import { Customer } from '../../core/domain/customers/customer.js';
 import { Site } from '../../core/domain/sites/site.js';
@@ -144,6 +145,34 @@ describe('repositories on PostgreSQL', () => {
     expect(told.outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
     const victim = told.outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
     expect(victim.reason).toMatchObject({ code: 'write_conflict' });
+  });
+
+  it("answers with its recheck's error when a use case is a deadlock's victim at every attempt, else a write conflict", async () => {
+    const { accountId } = await inContext(() => accounts.createAccount({ companyName: 'Always', email: 'always@d.test' }));
+    // Every insert of a site named "victim" fails as PostgreSQL fails a deadlock's victim.
+    await queryRows(
+      database.url,
+      `create function planted_victim() returns trigger language plpgsql as $$
+       begin raise exception 'planted deadlock' using errcode = '40P01'; end $$;
+       create trigger planted_victim before insert on sites for each row when (new.name = 'victim') execute function planted_victim()`,
+    );
+    try {
+      let attempts = 0;
+      const attempt = (recheck: () => Promise<void>) =>
+        inContext(() =>
+          new MikroUnitOfWork(orm.em).transactional(async () => {
+            attempts++;
+            new MikroSiteRepository(orm.em).add(newSite(accountId, 'victim', new Date()));
+          }, recheck),
+        );
+      await expect(attempt(async () => Promise.reject(new ConflictError('site_taken', 'Another request took it.')))).rejects.toMatchObject({ code: 'site_taken' });
+      expect(attempts).toBe(3);
+      await expect(attempt(async () => {})).rejects.toMatchObject({ code: 'write_conflict' });
+      expect(attempts).toBe(6);
+      expect(await queryRows(database.url, 'select id from sites where account_id = $1', [accountId])).toEqual([]);
+    } finally {
+      await queryRows(database.url, 'drop trigger planted_victim on sites; drop function planted_victim');
+    }
   });
 
   it("stores a record made before the transaction when a retry follows a deadlock in the record's own insert", async () => {
