@@ -22,18 +22,19 @@ const operators = new Map<string, string>();
 /** Makes a document set hex colours (`#1f4e79`) with one operator in the DeviceRGB colour space, made once per colour. */
 export function cacheColors(doc: PDFKit.PDFDocument): void {
   const internals = doc as unknown as ColorInternals;
-  const original = internals._setColorCore.bind(doc);
-  internals._setColorCore = (color, stroke) => {
-    if (typeof color !== 'string' || !color.startsWith('#')) return original(color, stroke);
+  const original = internals._setColorCore;
+  // The document is `this`, as pdfkit calls it (see collectOutput on why it keeps no document).
+  internals._setColorCore = function (this: ColorInternals, color, stroke) {
+    if (typeof color !== 'string' || !color.startsWith('#')) return original.call(this, color, stroke);
     const key = `${stroke ? 'stroke' : 'fill'}${color}`;
     let operator = operators.get(key);
     if (operator === undefined) {
-      const rgb = internals._normalizeColor(color);
-      if (rgb?.length !== 3) return original(color, stroke);
+      const rgb = this._normalizeColor(color);
+      if (rgb?.length !== 3) return original.call(this, color, stroke);
       // Joined, not concatenated: one flat string, which writing it some hundred times needn't walk.
       operators.set(key, (operator = [...rgb.map(component), stroke ? 'RG' : 'rg'].join(' ')));
     }
-    internals.addContent(operator);
+    this.addContent(operator);
     return true;
   };
 }

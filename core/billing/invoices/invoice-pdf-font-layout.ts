@@ -99,7 +99,7 @@ function independentCharacters(font: LayoutFont, layoutRun: LayoutFont['layoutRu
   if (!characters) {
     const candidates = [...CANDIDATES];
     const kept = candidates.filter((a) => candidates.every((b) => composes(font, a, b) && composes(font, b, a)));
-    characters = new Map(kept.map((char) => [char, layoutRun(char)]));
+    characters = new Map(kept.map((char) => [char, layoutRun.call(font, char)]));
     independents.set(font.name, characters);
   }
   return characters;
@@ -123,37 +123,39 @@ const DIGIT = /[0-9]/;
  * afresh, dozens per document, for the garbage collector to move and mark.
  */
 export function composeIndependentCharacters(font: LayoutFont): void {
-  const layoutRun = font.layoutRun.bind(font);
-  const layoutCached = font.layoutCached.bind(font);
+  const layoutRun = font.layoutRun;
+  const layoutCached = font.layoutCached;
   const characters = independentCharacters(font, layoutRun);
-  const separable = (text: string, i: number) => composes(font, text[i - 1]!, text[i]!);
-  const piece = (text: string, start: number, end: number) => {
-    const part = text.slice(start, end);
-    return (part.length === 1 && characters.get(part)) || font.layoutCached(part);
-  };
   /** The word put together from its pieces, or null where it has no split. */
-  const composed = (text: string): Run | null => {
+  const piece = (self: LayoutFont, text: string, start: number, end: number) => {
+    const part = text.slice(start, end);
+    return (part.length === 1 && characters.get(part)) || self.layoutCached(part);
+  };
+  const composed = (self: LayoutFont, text: string): Run | null => {
     if (text.length < 2) return null;
     const runs: Run[] = [];
     let pieceStart = 0;
     for (let i = 1; i < text.length; i++) {
-      if ((characters.has(text[i - 1]!) || characters.has(text[i]!)) && separable(text, i)) {
-        runs.push(piece(text, pieceStart, i));
+      if ((characters.has(text[i - 1]!) || characters.has(text[i]!)) && composes(self, text[i - 1]!, text[i]!)) {
+        runs.push(piece(self, text, pieceStart, i));
         pieceStart = i;
       }
     }
     if (pieceStart === 0) return null;
-    runs.push(piece(text, pieceStart, text.length));
+    runs.push(piece(self, text, pieceStart, text.length));
     return concatenate(runs);
   };
-  font.layoutRun = (text, features) => (features === undefined && composed(text)) || layoutRun(text, features);
   const documentWords = new Map<string, Run>();
-  font.layoutCached = (text) => {
-    if (!DIGIT.test(text)) return layoutCached(text);
+  // The font is `this`, as pdfkit calls these (see collectOutput on why they keep no font or document).
+  font.layoutRun = function (this: LayoutFont, text, features) {
+    return (features === undefined && composed(this, text)) || layoutRun.call(this, text, features);
+  };
+  font.layoutCached = function (this: LayoutFont, text) {
+    if (!DIGIT.test(text)) return layoutCached.call(this, text);
     let run = documentWords.get(text);
     if (run === undefined) {
-      const own = composed(text);
-      if (!own) return layoutCached(text);
+      const own = composed(this, text);
+      if (!own) return layoutCached.call(this, text);
       documentWords.set(text, (run = own));
     }
     return run;
@@ -170,9 +172,10 @@ const TAB = 9;
  * its trailing space or tab) from the same cache, hence the same layout.
  */
 export function appendWords(font: LayoutFont): void {
-  const layout = font.layout.bind(font);
-  font.layout = (text, features, onlyWidth) => {
-    if (features) return layout(text, features, onlyWidth);
+  const layout = font.layout;
+  // The font is `this`, as pdfkit calls it (see collectOutput on why it keeps no font or document).
+  font.layout = function (this: LayoutFont, text, features, onlyWidth) {
+    if (features) return layout.call(this, text, features, onlyWidth);
     const glyphs: Run['glyphs'] | null = onlyWidth ? null : [];
     const positions: Position[] | null = onlyWidth ? null : [];
     let advanceWidth = 0;
@@ -180,7 +183,7 @@ export function appendWords(font: LayoutFont): void {
     for (let index = 0; index < text.length; index++) {
       const code = text.charCodeAt(index);
       if (code === SPACE || code === TAB || index === text.length - 1) {
-        const run = font.layoutCached(text.slice(last, index + 1));
+        const run = this.layoutCached(text.slice(last, index + 1));
         if (glyphs && positions) {
           for (const glyph of run.glyphs) glyphs.push(glyph);
           for (const position of run.positions) positions.push(position);

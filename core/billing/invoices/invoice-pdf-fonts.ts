@@ -138,16 +138,17 @@ const glyphHex: string[] = [];
  * their positions), with each id's hex digits printed once per process rather than per glyph.
  */
 function encodeGlyphs(font: EmbeddedFont & LayoutFont): void {
-  font.encode = (text, features) => {
+  // The font is `this`, as pdfkit calls it (see collectOutput on why it keeps no font or document).
+  font.encode = function (this: EmbeddedFont & LayoutFont, text, features) {
     // Not asked for the width only, a layout has glyphs and positions.
-    const { glyphs, positions } = font.layout(text, features) as { glyphs: Run['glyphs']; positions: Run['positions'] };
+    const { glyphs, positions } = this.layout(text, features) as { glyphs: Run['glyphs']; positions: Run['positions'] };
     const encoded = new Array<string>(glyphs.length);
     for (let i = 0; i < glyphs.length; i++) {
       const glyph = glyphs[i]!;
-      const id = font.subset.includeGlyph(glyph.id);
+      const id = this.subset.includeGlyph(glyph.id);
       encoded[i] = glyphHex[id] ??= `0000${id.toString(16)}`.slice(-4);
-      font.widths[id] ??= glyph.advanceWidth * font.scale;
-      font.unicode[id] ??= glyph.codePoints;
+      this.widths[id] ??= glyph.advanceWidth * this.scale;
+      this.unicode[id] ??= glyph.codePoints;
     }
     return [encoded, positions];
   };

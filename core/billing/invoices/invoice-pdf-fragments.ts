@@ -96,27 +96,28 @@ function glyphRuns(encoded: readonly string[], positions: readonly GlyphPosition
  */
 export function writeLines(doc: PDFKit.PDFDocument, sharedGlyphs: (font: EmbeddedFont) => number): void {
   const internals = doc as unknown as FragmentInternals;
-  const original = internals._fragment.bind(doc);
-  internals._fragment = (raw, x, y, options) => {
+  const original = internals._fragment;
+  // The document is `this`, as pdfkit calls it (see collectOutput on why it keeps no document).
+  internals._fragment = function (this: FragmentInternals, raw, x, y, options) {
     const text = `${raw}`.replace(/\n/g, '');
-    if (text.length === 0 || !positionOnly(options)) return original(raw, x, y, options);
-    const font = internals._font;
-    const size = internals._fontSize;
+    if (text.length === 0 || !positionOnly(options)) return original.call(this, raw, x, y, options);
+    const font = this._font;
+    const size = this._fontSize;
     const scope = [font.id, font.name, size];
     let line = lines.get(scope, text);
     if (line === undefined || line === SEEN_ONCE) {
       const [encoded, positions] = font.encode(text);
       const glyphs = positions.length > 0 ? glyphRuns(encoded, positions) : null;
-      if (glyphs === null) return original(raw, x, y, options);
+      if (glyphs === null) return original.call(this, raw, x, y, options);
       const keep = line === SEEN_ONCE && encoded.every((id) => parseInt(id, 16) < sharedGlyphs(font));
       // Joined, the operators are one flat string. Concatenated, they would be a tree of their parts
       // (the glyph runs too), which V8 walks again wherever the line is written into a page.
       line = { operators: [`/${font.id} ${pdfNumber(size)} Tf`, glyphs].join('\n') };
       lines.set(scope, text, keep ? line : SEEN_ONCE);
     }
-    if (options.width && options.align === 'right') x += options.lineWidth! - (line.trimmedWidth ??= internals.widthOfString(text.replace(/\s+$/, ''), options));
+    if (options.width && options.align === 'right') x += options.lineWidth! - (line.trimmedWidth ??= this.widthOfString(text.replace(/\s+$/, ''), options));
     const baseline = y + (font.ascender / 1000) * size;
-    internals.page.fonts[font.id] ??= font.ref();
-    internals.addContent(`BT\n1 0 0 -1 ${pdfNumber(x)} ${pdfNumber(baseline)} Tm\n${line.operators}\nET`);
+    this.page.fonts[font.id] ??= font.ref();
+    this.addContent(`BT\n1 0 0 -1 ${pdfNumber(x)} ${pdfNumber(baseline)} Tm\n${line.operators}\nET`);
   };
 }

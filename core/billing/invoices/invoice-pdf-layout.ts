@@ -175,13 +175,14 @@ export class PdfLayout {
     const internals = doc as unknown as { _addInfo?: () => void; info: Record<string, unknown> };
     const addInfo = internals._addInfo;
     if (addInfo) {
-      internals._addInfo = () => {
-        const { info: raw } = internals;
-        internals.info = Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, typeof value === 'string' ? escapeXml(value) : value]));
+      // The document is `this`, as pdfkit calls it (see collectOutput on why it keeps no document).
+      internals._addInfo = function (this: typeof internals) {
+        const { info: raw } = this;
+        this.info = Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, typeof value === 'string' ? escapeXml(value) : value]));
         try {
-          addInfo.call(doc);
+          addInfo.call(this);
         } finally {
-          internals.info = raw;
+          this.info = raw;
         }
       };
     }

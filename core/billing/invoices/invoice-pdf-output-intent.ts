@@ -22,10 +22,11 @@ const compressedProfile = () => (profile ??= deflateSync(readFileSync(join(dirna
 export function cacheOutputIntent(doc: PDFKit.PDFDocument): void {
   const internals = doc as unknown as OutputIntentInternals;
   if (!internals._addColorOutputIntent) return;
-  internals._addColorOutputIntent = () => {
-    const colorProfile = internals.ref({ Length: 0, N: 3, Filter: 'FlateDecode' });
+  // The document is `this`, as pdfkit calls it (see collectOutput on why it keeps no document).
+  internals._addColorOutputIntent = function (this: OutputIntentInternals) {
+    const colorProfile = this.ref({ Length: 0, N: 3, Filter: 'FlateDecode' });
     colorProfile.end(compressedProfile());
-    const intent = internals.ref({
+    const intent = this.ref({
       Type: 'OutputIntent',
       S: 'GTS_PDFA1',
       // pdfkit writes String objects as PDF strings, primitive strings as names.
@@ -34,6 +35,6 @@ export function cacheOutputIntent(doc: PDFKit.PDFDocument): void {
       DestOutputProfile: colorProfile,
     });
     intent.end();
-    internals._root.data.OutputIntents = [intent];
+    this._root.data.OutputIntents = [intent];
   };
 }

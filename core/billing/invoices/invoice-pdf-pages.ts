@@ -19,36 +19,41 @@ const CONTENT_LEVEL = 1;
  * text when it ends: the same bytes, without thousands of small buffers per page.
  */
 export function collectPageContent(doc: PDFKit.PDFDocument): void {
-  doc.on('pageAdded', () => {
-    const page = (doc as unknown as { page: PdfPage }).page;
-    const chunks: Buffer[] = [];
-    const pending: string[] = [];
-    const flush = () => {
-      if (pending.length > 0) chunks.push(Buffer.from(`${pending.join('\n')}\n`, 'latin1'));
-      pending.length = 0;
-    };
-    const end = page.end.bind(page);
-    page.write = (chunk) => {
-      if (typeof chunk === 'string') {
-        pending.push(chunk);
-      } else {
-        flush();
-        chunks.push(Buffer.from(chunk));
-      }
-    };
-    page.end = () => {
+  doc.on('pageAdded', collectPage);
+}
+
+/** Makes the document's new page collect its operators (a listener: the document is `this`). */
+function collectPage(this: PDFKit.PDFDocument): void {
+  const page = (this as unknown as { page: PdfPage }).page;
+  const chunks: Buffer[] = [];
+  const pending: string[] = [];
+  const flush = () => {
+    if (pending.length > 0) chunks.push(Buffer.from(`${pending.join('\n')}\n`, 'latin1'));
+    pending.length = 0;
+  };
+  const end = page.end;
+  // The page is `this`, as pdfkit calls these (see collectOutput on why they keep no page or document).
+  page.write = function (this: PdfPage, chunk) {
+    if (typeof chunk === 'string') {
+      pending.push(chunk);
+    } else {
       flush();
-      const { content } = page;
-      // What pdfkit wrote when it opened the page (its coordinate transformation) comes first.
-      const all = Buffer.concat([...content.buffer.splice(0), ...chunks]);
-      if (content.compress) {
-        content.compress = false;
-        content.data.Filter = 'FlateDecode';
-        content.write(deflateSync(all, { level: CONTENT_LEVEL }));
-      } else {
-        content.write(all);
-      }
-      end();
-    };
-  });
+      chunks.push(Buffer.from(chunk));
+    }
+  };
+  page.end = function (this: PdfPage) {
+    flush();
+    const { content } = this;
+    // What pdfkit wrote when it opened the page (its coordinate transformation) comes first.
+    const all = Buffer.concat([...content.buffer.splice(0), ...chunks]);
+    chunks.length = 0;
+    if (content.compress) {
+      content.compress = false;
+      content.data.Filter = 'FlateDecode';
+      content.write(deflateSync(all, { level: CONTENT_LEVEL }));
+    } else {
+      content.write(all);
+    }
+    end.call(this);
+  };
 }
