@@ -23,7 +23,7 @@ const operators = new Map<string, string>();
 export function cacheColors(doc: PDFKit.PDFDocument): void {
   const internals = doc as unknown as ColorInternals;
   const original = internals._setColorCore;
-  // The document is `this`, as pdfkit calls it (see collectOutput on why it keeps no document).
+  // The document is `this`, as pdfkit calls it (see collectInto in invoice-pdf-output.ts on why it keeps no document).
   internals._setColorCore = function (this: ColorInternals, color, stroke) {
     if (typeof color !== 'string' || !color.startsWith('#')) return original.call(this, color, stroke);
     const key = `${stroke ? 'stroke' : 'fill'}${color}`;

@@ -126,11 +126,11 @@ export function composeIndependentCharacters(font: LayoutFont): void {
   const layoutRun = font.layoutRun;
   const layoutCached = font.layoutCached;
   const characters = independentCharacters(font, layoutRun);
-  /** The word put together from its pieces, or null where it has no split. */
   const piece = (self: LayoutFont, text: string, start: number, end: number) => {
     const part = text.slice(start, end);
     return (part.length === 1 && characters.get(part)) || self.layoutCached(part);
   };
+  /** The word put together from its pieces, or null where it has no split. */
   const composed = (self: LayoutFont, text: string): Run | null => {
     if (text.length < 2) return null;
     const runs: Run[] = [];
@@ -146,7 +146,7 @@ export function composeIndependentCharacters(font: LayoutFont): void {
     return concatenate(runs);
   };
   const documentWords = new Map<string, Run>();
-  // The font is `this`, as pdfkit calls these (see collectOutput on why they keep no font or document).
+  // The font is `this`, as pdfkit calls these (see collectInto in invoice-pdf-output.ts on why they keep no font or document).
   font.layoutRun = function (this: LayoutFont, text, features) {
     return (features === undefined && composed(this, text)) || layoutRun.call(this, text, features);
   };
@@ -173,7 +173,7 @@ const TAB = 9;
  */
 export function appendWords(font: LayoutFont): void {
   const layout = font.layout;
-  // The font is `this`, as pdfkit calls it (see collectOutput on why it keeps no font or document).
+  // The font is `this`, as pdfkit calls it (see collectInto in invoice-pdf-output.ts on why it keeps no font or document).
   font.layout = function (this: LayoutFont, text, features, onlyWidth) {
     if (features) return layout.call(this, text, features, onlyWidth);
     const glyphs: Run['glyphs'] | null = onlyWidth ? null : [];

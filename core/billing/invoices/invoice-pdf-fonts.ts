@@ -138,7 +138,7 @@ const glyphHex: string[] = [];
  * their positions), with each id's hex digits printed once per process rather than per glyph.
  */
 function encodeGlyphs(font: EmbeddedFont & LayoutFont): void {
-  // The font is `this`, as pdfkit calls it (see collectOutput on why it keeps no font or document).
+  // The font is `this`, as pdfkit calls it (see collectInto in invoice-pdf-output.ts on why it keeps no font or document).
   font.encode = function (this: EmbeddedFont & LayoutFont, text, features) {
     // Not asked for the width only, a layout has glyphs and positions.
     const { glyphs, positions } = this.layout(text, features) as { glyphs: Run['glyphs']; positions: Run['positions'] };

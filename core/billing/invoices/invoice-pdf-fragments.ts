@@ -97,7 +97,7 @@ function glyphRuns(encoded: readonly string[], positions: readonly GlyphPosition
 export function writeLines(doc: PDFKit.PDFDocument, sharedGlyphs: (font: EmbeddedFont) => number): void {
   const internals = doc as unknown as FragmentInternals;
   const original = internals._fragment;
-  // The document is `this`, as pdfkit calls it (see collectOutput on why it keeps no document).
+  // The document is `this`, as pdfkit calls it (see collectInto in invoice-pdf-output.ts on why it keeps no document).
   internals._fragment = function (this: FragmentInternals, raw, x, y, options) {
     const text = `${raw}`.replace(/\n/g, '');
     if (text.length === 0 || !positionOnly(options)) return original.call(this, raw, x, y, options);

@@ -175,7 +175,7 @@ export class PdfLayout {
     const internals = doc as unknown as { _addInfo?: () => void; info: Record<string, unknown> };
     const addInfo = internals._addInfo;
     if (addInfo) {
-      // The document is `this`, as pdfkit calls it (see collectOutput on why it keeps no document).
+      // The document is `this`, as pdfkit calls it (see collectInto in invoice-pdf-output.ts on why it keeps no document).
       internals._addInfo = function (this: typeof internals) {
         const { info: raw } = this;
         this.info = Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, typeof value === 'string' ? escapeXml(value) : value]));

@@ -22,7 +22,7 @@ const compressedProfile = () => (profile ??= deflateSync(readFileSync(join(dirna
 export function cacheOutputIntent(doc: PDFKit.PDFDocument): void {
   const internals = doc as unknown as OutputIntentInternals;
   if (!internals._addColorOutputIntent) return;
-  // The document is `this`, as pdfkit calls it (see collectOutput on why it keeps no document).
+  // The document is `this`, as pdfkit calls it (see collectInto in invoice-pdf-output.ts on why it keeps no document).
   internals._addColorOutputIntent = function (this: OutputIntentInternals) {
     const colorProfile = this.ref({ Length: 0, N: 3, Filter: 'FlateDecode' });
     colorProfile.end(compressedProfile());

@@ -32,7 +32,7 @@ function collectPage(this: PDFKit.PDFDocument): void {
     pending.length = 0;
   };
   const end = page.end;
-  // The page is `this`, as pdfkit calls these (see collectOutput on why they keep no page or document).
+  // The page is `this`, as pdfkit calls these (see collectInto in invoice-pdf-output.ts on why they keep no page or document).
   page.write = function (this: PdfPage, chunk) {
     if (typeof chunk === 'string') {
       pending.push(chunk);
