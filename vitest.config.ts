@@ -6,9 +6,9 @@ const require = createRequire(import.meta.url);
 /**
  * Files that must have a process of their own: they replace a module of the renderer (`vi.mock`)
  * and patch pdfkit's prototype, which would reach every file after them in a shared process, and
- * they measure caches that start cold.
+ * they measure caches that start cold, or the heap, which other files' leftovers would blur.
  */
-const OWN_PROCESS = ['test/unit/invoice-pdf-fragments.test.ts'];
+const OWN_PROCESS = ['test/unit/invoice-pdf-fragments.test.ts', 'test/unit/invoice-pdf-heap.test.ts'];
 
 /**
  * The suite's configuration for the test files `include` matches, plus OWN_PROCESS (unit tests,
