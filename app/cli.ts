@@ -255,8 +255,8 @@ export function parseCli(args: string[]): CliInvocation {
   return {
     async run(config) {
       // Loaded here, not at the top: help and usage errors answer without loading the service.
-      const [{ RequestContext }, { AccountsService }, { buildContainer, resolveServices }, { openRuntime }, { QUEUES }] = await Promise.all([
-        import('@mikro-orm/postgresql'),
+      const [{ inRequestScope }, { AccountsService }, { buildContainer, resolveServices }, { openRuntime }, { QUEUES }] = await Promise.all([
+        import('../core/persistence/request-scope.js'),
         import('../core/accounts/accounts.service.js'),
         import('./container.js'),
         import('./runtime.js'),
@@ -271,7 +271,7 @@ export function parseCli(args: string[]): CliInvocation {
         const context: Context = {
           accounts: container.resolve(AccountsService),
           services: resolveServices(container),
-          inContext: (work) => RequestContext.create(runtime.orm.em, work),
+          inContext: (work) => inRequestScope(runtime.orm.em, work),
         };
         return await command.run(context, options, sites);
       } catch (error) {

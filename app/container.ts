@@ -94,7 +94,7 @@ export interface ContainerSettings {
 
 /**
  * The composition root. Repositories get the ORM's global EntityManager, which resolves to the
- * current request's (or job's) fork through MikroORM's RequestContext; every service is a
+ * current request's (or job's) fork (core/persistence/request-scope.ts); every service is a
  * process-wide singleton.
  */
 export function buildContainer(settings: ContainerSettings): DependencyContainer {

@@ -1,6 +1,5 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { RequestContext } from '@mikro-orm/postgresql';
 import express, { type Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { createGraphQLApi } from '../graphql/graphql-api.js';
@@ -15,6 +14,7 @@ import { WebhookDispatcher } from '../core/webhooks/webhook-dispatcher.js';
 import { AccountsService } from '../core/accounts/accounts.service.js';
 import { openRateBudgets } from './rate-budgets.js';
 import { PgChangeFeed } from '../core/persistence/pg-change-feed.js';
+import { inRequestScope } from '../core/persistence/request-scope.js';
 import { openRuntime } from './runtime.js';
 import { QUEUES, startWorker } from './worker.js';
 
@@ -52,7 +52,7 @@ export async function createHttpApp(settings: ContainerSettings & { config: Conf
     const ready = await orm.isConnected().catch(() => false);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'database unreachable' });
   });
-  app.use((_req, _res, next) => RequestContext.create(orm.em, next));
+  app.use((_req, _res, next) => inRequestScope(orm.em, next));
   app.use(
     '/graphql',
     authenticate(auth, budgets),
@@ -138,7 +138,7 @@ export async function startServer(
   // Awaited by whoever waits for the worker, and by close: a failed start must not be an unhandled rejection meanwhile.
   workerStarted.catch(() => undefined);
   const { port } = server.address() as AddressInfo;
-  const fresh = await RequestContext.create(runtime.orm.em, () => accounts.isFreshInstallation());
+  const fresh = await inRequestScope(runtime.orm.em, () => accounts.isFreshInstallation());
   return {
     url: `http://localhost:${port}`,
     logger,

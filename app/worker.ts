@@ -1,4 +1,5 @@
-import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { inRequestScope } from '../core/persistence/request-scope.js';
 import type { Logger } from 'pino';
 import { BALANCING_QUEUE, type BalanceSiteJob } from '../core/balancing/balancing.commands.js';
 import { BILL_RUN_QUEUE, type BillRunJob } from '../core/billing/bill-runs/bill-runs.commands.js';
@@ -31,7 +32,7 @@ export interface WorkerDependencies {
 function every(seconds: number, what: string, deps: WorkerDependencies, work: () => Promise<void>): { stop(): Promise<void> } {
   const running = new Set<Promise<void>>();
   const run = () => {
-    const pending = RequestContext.create(deps.orm.em, work).catch((error: unknown) => deps.logger.error({ err: error }, `${what} failed`));
+    const pending = inRequestScope(deps.orm.em, work).catch((error: unknown) => deps.logger.error({ err: error }, `${what} failed`));
     running.add(pending);
     void pending.then(() => running.delete(pending));
   };
@@ -60,7 +61,7 @@ function aborted(signal: AbortSignal | undefined): Promise<void> {
  */
 async function reported(deps: WorkerDependencies, what: string, job: object, work: () => Promise<unknown>): Promise<void> {
   try {
-    await RequestContext.create(deps.orm.em, work);
+    await inRequestScope(deps.orm.em, work);
   } catch (error) {
     deps.logger.error({ err: error, job, retryLimit: deps.config.JOB_RETRY_LIMIT }, `${what} failed; the queue retries it`);
     throw error;

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Migrator } from '@mikro-orm/migrations';
 import { DefaultLogger, defineConfig, MikroORM, type LogContext, type LoggerOptions } from '@mikro-orm/postgresql';
 import { entities } from './entities.js';
+import { scopedEntityManager } from './request-scope.js';
 import { SetBasedUpdatesDriver } from './set-based-updates.js';
 import { declareTenantForeignKeys } from './tenant-keys.js';
 
@@ -62,8 +63,9 @@ export function ormConfig({ clientUrl, poolSize = 10, onQuery, schemaMode = fals
       allOrNothing: true,
       silent: true,
     },
-    // Every use goes through a request or job context; the global manager is a bug.
+    // Every use goes through a request or job scope (request-scope.ts); the global manager is a bug.
     allowGlobalContext: false,
+    context: scopedEntityManager,
     // By default MikroORM puts a setter for every property on each entity class's prototype, which
     // defines the property on an instance when it is first set: for keeping both sides of
     // bidirectional relations in sync, and ebbs declares none. That cost 15–25 µs per object, for

@@ -1,7 +1,8 @@
-import { RequestContext, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
+import { inRequestScope } from './request-scope.js';
 
 /**
  * PostgreSQL's unique_violation and exclusion_violation (an exclusion constraint is the unique index
@@ -53,6 +54,6 @@ export class MikroUnitOfWork implements UnitOfWork {
   }
 
   apart<T>(work: () => Promise<T>): Promise<T> {
-    return RequestContext.create(this.em, work);
+    return inRequestScope(this.em, work);
   }
 }

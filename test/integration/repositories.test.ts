@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { AccountsService } from '../../core/accounts/accounts.service.js';
 import { systemClock } from '../../core/clock.js';
@@ -17,6 +17,7 @@ import { MikroAccountRepository } from '../../core/persistence/accounts/account.
 import { MikroCredentialsRepository } from '../../core/persistence/accounts/credentials.repository.js';
 import { MikroTemplateRepository } from '../../core/persistence/billing/template.persistence.js';
 import { openOrm } from '../../core/persistence/orm.js';
+import { inRequestScope } from '../../core/persistence/request-scope.js';
 import { MikroMeterRepository } from '../../core/persistence/meters/meter.persistence.js';
 import { MikroSiteRepository } from '../../core/persistence/sites/site.repository.js';
 import { MikroUnitOfWork } from '../../core/persistence/unit-of-work.js';
@@ -29,7 +30,7 @@ describe('repositories on PostgreSQL', () => {
   let database: TestDatabase;
   let orm: MikroORM;
   let accounts: AccountsService;
-  const inContext = <T>(work: () => Promise<T>) => RequestContext.create(orm.em, work);
+  const inContext = <T>(work: () => Promise<T>) => inRequestScope(orm.em, work);
 
   beforeAll(async () => {
     database = await createTestDatabase(inject('templateDatabase'));
@@ -93,6 +94,34 @@ describe('repositories on PostgreSQL', () => {
       expect(orm.em.getContext().getUnitOfWork().getIdentityMap().keys().length).toBe(outer);
     });
     expect((await inContext(() => repo.findById(accountId, site.id)))?.name).toBe('apart');
+  });
+
+  it('forks the EntityManager of a scope when its work first touches the database, once, and never outside a scope', async () => {
+    const { accountId } = await inContext(() => accounts.createAccount({ companyName: 'Scope', email: 'scope@a.test' }));
+    const site = newSite(accountId, 'scoped', new Date('2026-03-01T00:00:00.000Z'));
+    await inContext(() => new MikroUnitOfWork(orm.em).transactional(async () => new MikroSiteRepository(orm.em).add(site)));
+    const repo = new MikroSiteRepository(orm.em);
+    const forks = vi.spyOn(orm.em, 'fork');
+    try {
+      expect(await inContext(async () => 'answered from memory')).toBe('answered from memory');
+      expect(forks).not.toHaveBeenCalled();
+      const [first, again, other] = await inContext(async () => {
+        const first = await repo.findById(accountId, site.id);
+        await new Promise((resolve) => setImmediate(resolve));
+        const again = await repo.findById(accountId, site.id);
+        return [first, again, await inContext(() => repo.findById(accountId, site.id))];
+      });
+      expect(first?.name).toBe('scoped');
+      // One identity map per scope: the same object across awaits, another in a scope within it.
+      expect(again).toBe(first);
+      expect(other).not.toBe(first);
+      expect(other?.id).toBe(site.id);
+      // The scope within forked the enclosing scope's manager, not the global one.
+      expect(forks).toHaveBeenCalledTimes(1);
+    } finally {
+      forks.mockRestore();
+    }
+    await expect(repo.findById(accountId, site.id)).rejects.toThrow(/global EntityManager/);
   });
 
   it('rolls a failed unit of work back completely', async () => {

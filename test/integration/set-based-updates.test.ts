@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MikroORM, PostgreSqlDriver, RequestContext } from '@mikro-orm/postgresql';
+import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AccountsService } from '../../core/accounts/accounts.service.js';
@@ -10,6 +10,7 @@ import { MikroTemplateRepository } from '../../core/persistence/billing/template
 import { boundQuery } from '../../core/persistence/bound-query.js';
 import { CustomerEntity } from '../../core/persistence/customers/customer.persistence.js';
 import { openOrm, ormConfig } from '../../core/persistence/orm.js';
+import { inRequestScope } from '../../core/persistence/request-scope.js';
 import { MikroUnitOfWork } from '../../core/persistence/unit-of-work.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -26,8 +27,8 @@ describe('batch updates joined as arrays', () => {
     orm = await openOrm({ clientUrl: database.url, poolSize: 2, onQuery: (sql) => statements.push(sql) });
     stock = await MikroORM.init({ ...ormConfig({ clientUrl: database.url, poolSize: 2 }), driver: PostgreSqlDriver });
     const accounts = new AccountsService(new MikroAccountRepository(orm.em), new MikroTemplateRepository(orm.em), new MikroUnitOfWork(orm.em), systemClock);
-    ({ accountId } = await RequestContext.create(orm.em, () => accounts.createAccount({ companyName: 'Updates', email: 'updates@a.test' })));
-    ({ accountId: otherAccountId } = await RequestContext.create(orm.em, () => accounts.createAccount({ companyName: 'Other', email: 'other@a.test' })));
+    ({ accountId } = await inRequestScope(orm.em, () => accounts.createAccount({ companyName: 'Updates', email: 'updates@a.test' })));
+    ({ accountId: otherAccountId } = await inRequestScope(orm.em, () => accounts.createAccount({ companyName: 'Other', email: 'other@a.test' })));
   });
   afterAll(async () => {
     await orm.close();
@@ -70,7 +71,7 @@ describe('batch updates joined as arrays', () => {
 
   /** Loads the customers in a unit of work of `by`, changes each as drawn and commits. */
   const update = (by: MikroORM, ids: readonly string[], changes: readonly object[]) =>
-    RequestContext.create(by.em, async () => {
+    inRequestScope(by.em, async () => {
       const loaded = new Map((await by.em.find(CustomerEntity, { id: { $in: [...ids] } })).map((customer) => [customer.id, customer]));
       ids.forEach((id, i) => Object.assign(loaded.get(id)!, changes[i]));
       await by.em.flush();
@@ -81,7 +82,7 @@ describe('batch updates joined as arrays', () => {
       fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 6 }), async (changes) => {
         const ours = changes.map(() => customer(accountId));
         const theirs = changes.map(() => customer(accountId));
-        await RequestContext.create(orm.em, () => orm.em.insertMany(CustomerEntity, [...ours, ...theirs]));
+        await inRequestScope(orm.em, () => orm.em.insertMany(CustomerEntity, [...ours, ...theirs]));
         statements.length = 0;
         await update(orm, ours.map((c) => c.id), changes);
         await update(stock, theirs.map((c) => c.id), changes);
@@ -97,7 +98,7 @@ describe('batch updates joined as arrays', () => {
 
   it("leaves a batch of several accounts' rows to MikroORM's statement, which names each row's account", async () => {
     const both = [customer(accountId), customer(otherAccountId)];
-    await RequestContext.create(orm.em, () => orm.em.insertMany(CustomerEntity, both));
+    await inRequestScope(orm.em, () => orm.em.insertMany(CustomerEntity, both));
     statements.length = 0;
     await update(orm, both.map((c) => c.id), both.map((_, i) => ({ lastName: `Name ${i}` })));
     expect(statements.filter((sql) => sql.startsWith('update "customers"'))).toEqual([expect.stringMatching(/^update "customers" set "last_name" = case when/)]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RequestContext, type MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { AccountsService, type NewCredentials } from '../../core/accounts/accounts.service.js';
 import { systemClock } from '../../core/clock.js';
@@ -11,6 +11,7 @@ import { MikroAccountRepository } from '../../core/persistence/accounts/account.
 import { MikroTemplateRepository } from '../../core/persistence/billing/template.persistence.js';
 import { MikroMeterRepository } from '../../core/persistence/meters/meter.persistence.js';
 import { openOrm } from '../../core/persistence/orm.js';
+import { inRequestScope } from '../../core/persistence/request-scope.js';
 import { MikroSiteRepository } from '../../core/persistence/sites/site.repository.js';
 import { MikroUnitOfWork } from '../../core/persistence/unit-of-work.js';
 import { createTestDatabase, queryRows, type TestDatabase } from './database.js';
@@ -18,7 +19,7 @@ import { createTestDatabase, queryRows, type TestDatabase } from './database.js'
 /**
  * A migrated database of its own for one integration test file, with the ORM on it and minimal
  * fixtures written through the repositories (as app/container.ts builds them: on the global
- * EntityManager, which resolves to the fork of the current RequestContext).
+ * EntityManager, which resolves to the fork of the current request scope).
  */
 export interface RepositoryDatabase {
   orm: MikroORM;
@@ -44,7 +45,7 @@ let sequence = 0;
 export function useRepositoryDatabase(): RepositoryDatabase {
   let accounts: AccountsService;
   const db = {} as RepositoryDatabase;
-  const inContext = <T>(work: () => Promise<T>) => RequestContext.create(db.orm.em, work);
+  const inContext = <T>(work: () => Promise<T>) => inRequestScope(db.orm.em, work);
   Object.assign(db, {
     inContext,
     inTransaction: <T>(work: () => Promise<T>) => inContext(() => new MikroUnitOfWork(db.orm.em).transactional(work)),
