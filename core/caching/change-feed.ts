@@ -13,7 +13,11 @@ export type ChangeListener = (accountId: string | null) => void;
 export interface ChangeFeed {
   readonly live: boolean;
   subscribe(topic: ChangeTopic, listener: ChangeListener): void;
-  /** True once every change committed before the call has been announced; false while the feed is down. */
+  /**
+   * True once every change committed before the call has been announced; false while the feed is
+   * down. A request that asked before, and has neither touched the database nor ended a
+   * transaction since, may be answered as of that question.
+   */
   caughtUp(): Promise<boolean>;
 }
 

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { CHANGE_TOPICS, type ChangeFeed, type ChangeListener, type ChangeTopic } from '../caching/change-feed.js';
+import { caughtUpInScope } from './request-scope.js';
 
 /** The channel the triggers of migration 20261125100000 notify on, payload `<topic>:<account id>`. */
 export const CHANGE_CHANNEL = 'ebbs_changes';
@@ -61,11 +62,12 @@ export class PgChangeFeed implements ChangeFeed {
    * A `select 1` on the listening connection sent after the call: PostgreSQL delivers a session's
    * pending notifications before it reports a statement done (and a commit signals the listeners
    * before its own client hears of it), so when the answer arrives every change committed before
-   * the call has been announced. Callers arriving while one is waiting to be sent share it.
+   * the call has been announced. Callers arriving while one is waiting to be sent share it, and
+   * a request scope reuses its answer until it touches the database (caughtUpInScope).
    */
   caughtUp(): Promise<boolean> {
     if (!this.live) return Promise.resolve(false);
-    return (this.waiting ??= this.barrier());
+    return caughtUpInScope(() => (this.waiting ??= this.barrier()));
   }
 
   private async barrier(): Promise<boolean> {

@@ -10,12 +10,15 @@ import type { EntityManager } from '@mikro-orm/core';
 class RequestScope {
   private fork: EntityManager | undefined;
   private forking = false;
+  /** The change feed's answer since the scope last touched the database (see caughtUpInScope). */
+  caughtUp: Promise<boolean> | undefined;
 
   /** `parent`: the manager a scope opened here would fork at once (the enclosing scope's, or the global one). */
   constructor(private readonly parent: EntityManager) {}
 
   /** None while the fork is being made: MikroORM's `fork` asks for the context, and the fork is its own. */
   get em(): EntityManager | undefined {
+    this.caughtUp = undefined;
     if (this.fork || this.forking) return this.fork;
     this.forking = true;
     try {
@@ -35,6 +38,24 @@ const scopes = new AsyncLocalStorage<RequestScope>();
  */
 export function inRequestScope<T>(em: EntityManager, work: () => T): T {
   return scopes.run(new RequestScope(em.getContext(false)), work);
+}
+
+/**
+ * `ask` tells whether every change committed before it was called has been announced (a round trip
+ * to the database). Within a scope the answer stands until the scope touches the database or ends
+ * a transaction: whatever others commit later, a read at that moment would not have shown either,
+ * and the scope's own changes are not made yet. So a request reading several cached values asks
+ * once, not once per value.
+ */
+export function caughtUpInScope(ask: () => Promise<boolean>): Promise<boolean> {
+  const scope = scopes.getStore();
+  return scope ? (scope.caughtUp ??= ask()) : ask();
+}
+
+/** A transaction of the current scope ended: what it committed may not have been announced yet. */
+export function transactionEnded(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.caughtUp = undefined;
 }
 
 /** MikroORM's `context` option: the current scope's fork, or none outside every scope. */

@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
-import { inRequestScope } from './request-scope.js';
+import { inRequestScope, transactionEnded } from './request-scope.js';
 
 /**
  * PostgreSQL's unique_violation and exclusion_violation (an exclusion constraint is the unique index
@@ -27,6 +27,14 @@ export class MikroUnitOfWork implements UnitOfWork {
   constructor(private readonly em: EntityManager) {}
 
   async transactional<T>(work: () => Promise<T>, recheck?: () => Promise<void>): Promise<T> {
+    try {
+      return await this.attempts(work, recheck);
+    } finally {
+      transactionEnded();
+    }
+  }
+
+  private async attempts<T>(work: () => Promise<T>, recheck?: () => Promise<void>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.em.transactional(work);
