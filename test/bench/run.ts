@@ -651,7 +651,7 @@ const CONTRACTS_PAGE_QUERY = `query Page($siteId: ID!) {
  *       and offset), and paging through every customer of the account costs with its size
  * = 102 requests per page, each connection one page after the other, the ids taken from the
  * contracts' answer as a partner's client would. Pages per second at 8 connections, the median of
- * 3 alternating rounds of 5 s each.
+ * LOAD_ROUNDS alternating rounds of LOAD_SECONDS each.
  */
 async function contractsPageRates(api: Api, service: { baseUrl: string; pid: number }): Promise<Record<string, number>> {
   const { siteId, page } = await contractsPageFixture(api);
