@@ -27,9 +27,9 @@ function deepFreeze<V>(value: V): V {
  * for the account (or may have missed one). Values are frozen when kept: many requests share one.
  * A value is answered from memory only after the feed has caught up with every change committed
  * before the question (or before the request's earlier one, see ChangeFeed.caughtUp), so a
- * request never sees less than a database read at its start would show. A read that began before a change and ends after it must not store what it read: every
- * change moves `version`, and a load stores its value only when the version did not move while
- * it ran.
+ * request never sees less than a database read at its start would show. A read that began before
+ * a change and ends after it must not store what it read: every change moves `version`, and a
+ * load stores its value only when the version did not move while it ran.
  */
 export class AccountCache<V> {
   private readonly accounts = new Map<string, Map<string, Entry<V>>>();

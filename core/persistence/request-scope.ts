@@ -16,7 +16,11 @@ class RequestScope {
   /** `parent`: the manager a scope opened here would fork at once (the enclosing scope's, or the global one). */
   constructor(private readonly parent: EntityManager) {}
 
-  /** None while the fork is being made: MikroORM's `fork` asks for the context, and the fork is its own. */
+  /**
+   * MikroORM asks for it whenever the work touches the database, so every use also drops the
+   * change feed's answer. None while the fork is being made: MikroORM's `fork` asks for the
+   * context, and the fork is its own.
+   */
   get em(): EntityManager | undefined {
     this.caughtUp = undefined;
     if (this.fork || this.forking) return this.fork;
