@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -422,12 +422,27 @@ async function runReaches(api: Api, id: string, state: string, startedAt: number
 }
 
 /**
+ * The CPU time this machine's cores have spent busy since boot, in milliseconds: every process's
+ * (the worker, its render threads, PostgreSQL, the service, the bench) and the kernel's.
+ */
+function machineBusyMs(): number {
+  return cpus().reduce((sum, { times }) => sum + times.user + times.nice + times.sys + times.irq, 0);
+}
+
+/**
  * 1,000 contracts on 10 balanced sites billed for a month by a worker process (default batch size):
  * set up over the API and by COPY, balanced by that worker (not timed), then invoices drafted per
  * second from `POST /v1/bill-runs` until `created`, and issued per second (numbers, locked
- * prepayments, PDFs) from `POST /complete` until `completed`.
+ * prepayments, PDFs) from `POST /complete` until `completed`. What issuing costs the machine: its
+ * cores' busy time from `POST /complete` until the bench sees the run completed (a poll up to
+ * POLL_MS later, with the machine all but idle), per invoice; the cores' time divided by this is
+ * the most invoices per second the machine can issue.
  */
-async function billRunRates(api: Api, url: string, accountId: string): Promise<{ bill_run_create_invoices_per_s: number; bill_run_complete_invoices_per_s: number }> {
+async function billRunRates(
+  api: Api,
+  url: string,
+  accountId: string,
+): Promise<{ bill_run_create_invoices_per_s: number; bill_run_complete_invoices_per_s: number; bill_run_complete_cpu_ms_per_invoice: number }> {
   const contracts = BILLED_SITES * CONSUMERS;
   const sites = await billedSites(api, await billedProduct(api));
   const client = new pg.Client({ connectionString: url });
@@ -444,14 +459,20 @@ async function billRunRates(api: Api, url: string, accountId: string): Promise<{
     const drafted = await runReaches(api, (await created(api, '/v1/bill-runs', { periodStart: MONTH.periodStart, periodEnd: MONTH.periodEnd })).id, 'created', createStarted);
     if (drafted.run.counts.invoices !== contracts || drafted.run.counts.errors !== 0) throw new Error(`bill run created: ${JSON.stringify(drafted.run).slice(0, 2000)}`);
     const completeStarted = Date.now();
+    const busyBefore = machineBusyMs();
     const response = await api.post(`/v1/bill-runs/${drafted.run.id}/complete`);
     if (response.status !== 202) throw new Error(`complete failed: ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`);
     const { run, seconds: completeSeconds } = await runReaches(api, drafted.run.id, 'completed', completeStarted);
+    const issuingBusyMs = machineBusyMs() - busyBefore;
     const issued = (await api.get(`/v1/invoices?billRunId=${run.id}&state=issued&limit=1`)).body;
     if (run.counts.issued !== contracts || issued.total !== contracts) throw new Error(`bill run completed: ${JSON.stringify(run).slice(0, 2000)}; ${issued.total} issued invoices listed`);
     const pdf = await api.get(`/v1/invoices/${issued.data[0].id}/pdf`);
     if (pdf.status !== 200 || !pdf.headers.get('content-type')?.startsWith('application/pdf')) throw new Error(`pdf: ${pdf.status} ${pdf.headers.get('content-type')}`);
-    return { bill_run_create_invoices_per_s: Math.round(contracts / drafted.seconds), bill_run_complete_invoices_per_s: Math.round(contracts / completeSeconds) };
+    return {
+      bill_run_create_invoices_per_s: Math.round(contracts / drafted.seconds),
+      bill_run_complete_invoices_per_s: Math.round(contracts / completeSeconds),
+      bill_run_complete_cpu_ms_per_invoice: Number((issuingBusyMs / contracts).toFixed(2)),
+    };
   } finally {
     await worker?.stop();
     await client.end();
