@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderInvoicePdf, type InvoiceDocument } from '../../core/billing/invoices/invoice-pdf.js';
@@ -62,4 +64,38 @@ describe('warmUpRenderer', () => {
     await warmUpRenderer(0, async () => (rendered++, Buffer.alloc(0)));
     expect(rendered).toBe(0);
   });
+});
+
+describe('keepSpecimens', () => {
+  /**
+   * A fresh process renders 200 specimens (with the four kinds kept alive first, or not), then 90
+   * more in six rounds, each after a full collection; answers what V8 compiled in those rounds, by
+   * function name (--trace-opt).
+   */
+  async function compiledAfterCollections(keep: boolean): Promise<string[]> {
+    const warmUp = new URL('../../core/billing/invoices/invoice-pdf-warm-up.ts', import.meta.url).href;
+    const script = `
+      const { keepSpecimens, renderInOwnTask, specimenInvoice } = await import(${JSON.stringify(warmUp)});
+      if (${keep}) await keepSpecimens();
+      for (let i = 0; i < 200; i++) await renderInOwnTask(specimenInvoice(1000 + i));
+      console.log('-- rounds');
+      for (let round = 0; round < 6; round++) {
+        gc();
+        for (let i = 0; i < 15; i++) await renderInOwnTask(specimenInvoice(5000 + 15 * round + i));
+      }`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--trace-opt', '--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 });
+    const rounds = stdout.slice(stdout.indexOf('-- rounds'));
+    return [...rounds.matchAll(/completed compiling 0x[0-9a-f]+ <JSFunction ([^\s>]*)/g)].map(([, name]) => name!);
+  }
+
+  it('keeps the code V8 compiled for documents\' fonts through full collections, which otherwise drop it', async () => {
+    const [kept, notKept] = await Promise.all([compiledAfterCollections(true), compiledAfterCollections(false)]);
+    const fonts = (names: string[]) => names.filter((name) => name === 'font.encode' || name === 'font.layout');
+    // V8 still compiles other code for the first time in these rounds: the trace works.
+    expect(kept.length).toBeGreaterThan(0);
+    // At most a late first compilation of each (V8 compiles on helper threads, later on a busy machine).
+    expect(fonts(kept).length).toBeLessThanOrEqual(2);
+    // Without, each full collection drops the maps of a document's fonts and the code compiled for them.
+    expect(fonts(notKept).length).toBeGreaterThanOrEqual(6);
+  }, 90_000);
 });

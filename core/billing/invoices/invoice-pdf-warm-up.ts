@@ -1,6 +1,6 @@
 import { defaultDisputeResolution } from './invoice-pdf-labels.js';
 import { FUEL_SOURCES, type InvoiceDocument } from './invoice-pdf-model.js';
-import { renderInvoicePdf } from './invoice-pdf.js';
+import { keepAlive, renderInvoicePdf } from './invoice-pdf.js';
 
 const address = (line1: string, postCode: string, locality: string) => ({ line1, line2: null, line3: null, line4: null, locality, postCode, country: 'DE' });
 
@@ -133,4 +133,12 @@ export async function warmUpRenderer(
   stop: () => boolean = () => false,
 ): Promise<void> {
   for (let index = 0; index < documents && !stop(); index++) await renderInOwnTask(specimenInvoice(index), render);
+}
+
+/**
+ * Keeps one specimen invoice of each kind alive (keepAlive): what a thread's renderer has compiled
+ * for documents' objects then survives its full collections.
+ */
+export function keepSpecimens(): Promise<void> {
+  return keepAlive(Array.from({ length: 4 }, (_, kind) => specimenInvoice(kind)));
 }

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { prepareRenderer } from './invoice-pdf-fonts.js';
-import { warmUpRenderer } from './invoice-pdf-warm-up.js';
+import { keepSpecimens, warmUpRenderer } from './invoice-pdf-warm-up.js';
 import { renderInvoicePdf } from './invoice-pdf.js';
 import type { RenderRequest, RenderResult, ThreadMessage, ThreadOptions } from './pdf-render-pool.js';
 
@@ -33,6 +33,7 @@ parentPort!.on('message', async ({ document, eInvoice }: RenderRequest) => {
   parentPort!.postMessage(result, transfer);
 });
 
+await keepSpecimens();
 // One specimen per task: a document that comes meanwhile waits for one at most.
 await warmUpRenderer((workerData as ThreadOptions).warmUpDocuments, renderInvoicePdf, () => documentCame);
 parentPort!.postMessage({ ready: true } satisfies ThreadMessage);
