@@ -26,37 +26,11 @@ const infoBlock = { x: mm(125), top: mm(50), labelWidth: 80 };
  * (and e-invoice) always yields the same bytes.
  */
 export function renderInvoicePdf(document: InvoiceDocument, eInvoice?: InvoicePdfEInvoice): Promise<Buffer> {
-  return layOut(document, eInvoice).pdf;
+  return layOutInvoice(document, eInvoice).pdf;
 }
 
-/**
- * The layouts `keepAlive` keeps. V8 compiles the renderer's code for the hidden classes (maps) of
- * its objects: a document, its pages, fonts and subsets, with the methods each document's get here.
- * A map lives only as long as an object has it, and between two documents none does: a full
- * collection then drops the maps and, with them, the code compiled for them, which V8 compiles
- * again for the next document. During a bill run a render thread collected fully every 70 to 100
- * documents, and compiling was over half of what V8's helper threads did (measured: with a full
- * collection after every 70th of 1,000 bill-run invoices, 1,120 compilations, 363 with one
- * specimen of each kind kept alive, 77 without those collections).
- */
-const kept: PdfLayout[] = [];
-
-/**
- * Renders documents and keeps their layouts, and so the maps of everything a document is made of,
- * alive for the life of the thread (instead of the ones kept before).
- */
-export async function keepAlive(documents: readonly InvoiceDocument[]): Promise<void> {
-  const layouts: PdfLayout[] = [];
-  for (const document of documents) {
-    const { layout, pdf } = layOut(document);
-    await pdf;
-    layouts.push(layout);
-  }
-  kept.splice(0, kept.length, ...layouts);
-}
-
-/** An invoice's layout, its PDF's bytes to come. */
-function layOut(document: InvoiceDocument, eInvoice?: InvoicePdfEInvoice): { layout: PdfLayout; pdf: Promise<Buffer> } {
+/** An invoice's layout, its PDF's bytes to come (renderInvoicePdf answers the bytes alone). */
+export function layOutInvoice(document: InvoiceDocument, eInvoice?: InvoicePdfEInvoice): { layout: PdfLayout; pdf: Promise<Buffer> } {
   const l = labels[document.locale];
   const f = new Format(l, document.currency);
   const title = `${l.title[document.kind]} ${document.number}`;
