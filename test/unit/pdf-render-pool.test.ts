@@ -58,6 +58,23 @@ describe('PdfRenderPool', () => {
     expect(stdout.trim()).toBe('prepared');
   }, 30_000);
 
+  it('starts its threads without the memory reducer of V8, which would shrink their heaps whenever they wait idle', async () => {
+    // V8 traces each isolate's memory reducer as it checks the heap, the first time some 200 ms
+    // (the start delay given here) after the isolate's first full collection; a thread's isolate
+    // has one during a warm-up of 200 specimens. Lines name the isolate's thread: 0 is the process's.
+    const pool = new URL('../../core/billing/invoices/pdf-render-pool.ts', import.meta.url).href;
+    const script = `
+      const { PdfRenderPool } = await import(${JSON.stringify(pool)});
+      const pool = new PdfRenderPool(2, 200);
+      await pool.prepare();
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await pool.close();`;
+    const flags = ['--trace-memory-reducer', '--gc-memory-reducer-start-delay-ms=200'];
+    const { stdout } = await promisify(execFile)(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 });
+    const threads = new Set([...stdout.matchAll(/^\[\d+:0x[0-9a-f]+:(\d+)\] .*Memory reducer/gm)].map((line) => line[1]));
+    expect(threads).toEqual(new Set(['0']));
+  }, 40_000);
+
   it('gives each thread several documents ahead, answers each with its own PDF, and fails those a closed thread still had', async () => {
     const busy = new PdfRenderPool(2);
     const internals = busy as unknown as { inFlight: Map<unknown, unknown[]> };
