@@ -142,9 +142,10 @@ export async function warmUpRenderer(
  * document's get. A map lives only as long as an object has it, and between two documents none
  * does: a full collection then drops the maps and, with them, the code compiled for them, which V8
  * compiles again for the next document. During a bill run a render thread collected fully every 70
- * to 100 documents, and compiling was over half of what V8's helper threads did (measured: with a
- * full collection after every 70th of 1,000 bill-run invoices, 1,120 compilations, 363 with these
- * specimens kept, 77 without those collections).
+ * to 100 documents while V8 still shrank idle threads' heaps (once in some 500 documents since, see
+ * keepThreadHeaps in pdf-render-pool.ts), and compiling was over half of what V8's helper threads
+ * did (measured: with a full collection after every 70th of 1,000 bill-run invoices, 1,120
+ * compilations, 363 with these specimens kept, 77 without those collections).
  */
 const kept: PdfLayout[] = [];
 
