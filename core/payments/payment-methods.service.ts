@@ -58,7 +58,7 @@ export class PaymentMethodsService implements ResourceService<PaymentMethodView>
   }
 
   async listByCustomers(actor: Actor, customerIds: readonly string[]): Promise<PaymentMethodView[]> {
-    return (await this.deps.paymentMethods.findByCustomerIds(actor.accountId, customerIds)).map(present);
+    return (await this.deps.paymentMethods.readByCustomerIds(actor.accountId, customerIds)).map(present);
   }
 
   async update(actor: Actor, id: string, patch: unknown): Promise<PaymentMethodView> {

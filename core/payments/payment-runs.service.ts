@@ -178,7 +178,7 @@ export class PaymentRunsService implements ResourceService<PaymentRunView> {
   }
 
   private async plan(actor: Actor, run: PaymentRun, rows: readonly CollectableRow[]) {
-    const methods = await this.deps.paymentMethods.findByCustomerIds(actor.accountId, unique(rows.map((r) => r.customerId)));
+    const methods = await this.deps.paymentMethods.readByCustomerIds(actor.accountId, unique(rows.map((r) => r.customerId)));
     const defaults = new Map(methods.filter((m) => m.isDefault).map((m) => [m.customerId, m.id]));
     const uses = run.type === 'direct_debit' ? await this.deps.paymentRuns.mandateUses(actor.accountId, methods.map((m) => m.id)) : new Map();
     return planRun({

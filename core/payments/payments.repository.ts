@@ -11,7 +11,8 @@ export interface PaymentMethodRepository extends ResourceRepository<PaymentMetho
    */
   clearDefault(accountId: string, customerId: string, exceptId: string, now: Date): Promise<PaymentMethod[]>;
   defaultOf(accountId: string, customerId: string): Promise<PaymentMethod | null>;
-  findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<PaymentMethod[]>;
+  /** The customers' payment methods, oldest first, as copies outside the unit of work: changing one writes nothing. */
+  readByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<PaymentMethod[]>;
 }
 
 export interface PaymentFilter {

@@ -7,14 +7,17 @@ import { ContractEntity, ContractMeterEntity } from '../../core/persistence/cont
 import { CustomerEntity } from '../../core/persistence/customers/customer.persistence.js';
 import { InvoiceEntity, LineItemEntity } from '../../core/persistence/billing/invoice.persistence.js';
 import { MeterEntity } from '../../core/persistence/meters/meter.persistence.js';
+import { MikroPaymentMethodRepository, PaymentMethodEntity } from '../../core/persistence/payments/payment.persistence.js';
 import { queryRows } from '../support/database.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { create, fixtures } from '../support/fixtures.js';
+import { directDebit } from '../support/registry.js';
 
 describe('plain rows', () => {
   let app: TestApp;
   let orm: MikroORM;
   let accountId: string;
+  let customerIds: string[];
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -28,6 +31,10 @@ describe('plain rows', () => {
       await fixtures.customer(api, { companyName: 'Muster GmbH', vatId: 'DE136695976', invoiceFormat: 'xrechnung', buyerReference: '04011000-1234512345-06', customAttributes: { floor: 3 } }),
       await fixtures.customer(api, { deliveryAddress: { line1: 'Nebenweg 7', line2: 'Wohnung 3', locality: 'Köln', postCode: '50667', country: 'DE' }, email: 'erika@example.org' }),
     ];
+    // A mandate (a date column, nulls) and a transfer, default last, for the first customer; none for the second.
+    await create(api, '/v1/payment-methods', { customerId: customers[0]!.id, ...directDebit });
+    await create(api, '/v1/payment-methods', { customerId: customers[0]!.id, type: 'bank_transfer', isDefault: true });
+    customerIds = customers.map((customer) => customer.id);
     for (const [i, customer] of customers.entries()) {
       const contract = await fixtures.contract(api, { customerId: customer.id, electricityProductId: product.id, siteId: site.id }, i === 0 ? { endDate: '2026-12-01', noticePeriod: 'P1M' } : {});
       await create(api, '/v1/contract-meters', { contractId: contract.id, siteId: site.id, meterId: meters[i]!.id, startDate: '2026-01-01', ...(i === 0 ? { endDate: '2026-06-01' } : {}) });
@@ -71,6 +78,7 @@ describe('plain rows', () => {
     ['meters', MeterEntity],
     ['invoices', InvoiceEntity],
     ['line items', LineItemEntity],
+    ['payment methods', PaymentMethodEntity],
   ] as const)('reads %s as MikroORM hydrates them: the same class, properties and values', async (_name, entity) => {
     const em = orm.em.fork();
     const found = await em.find(entity as never, { accountId } as never, { orderBy: { id: 'asc' } as never, disableIdentityMap: true });
@@ -80,5 +88,19 @@ describe('plain rows', () => {
     expect(plain.map((record) => Object.getPrototypeOf(record))).toEqual(found.map((record) => Object.getPrototypeOf(record)));
     // Outside the unit of work: nothing to write.
     expect(em.getUnitOfWork().getIdentityMap().values()).toHaveLength(0);
+  });
+
+  it("reads customers' payment methods oldest first, outside the unit of work", async () => {
+    const em = orm.em.fork();
+    const found = await em.find(PaymentMethodEntity, { accountId }, { orderBy: { createdAt: 'asc', id: 'asc' }, disableIdentityMap: true });
+    const read = await new MikroPaymentMethodRepository(em).readByCustomerIds(accountId, customerIds);
+    expect(read.map((method) => [method.type, method.isDefault, method.mandateSignedAt])).toEqual([
+      ['sepa_direct_debit', false, '2026-01-01'],
+      ['bank_transfer', true, null],
+    ]);
+    expect(read).toStrictEqual(found);
+    expect(em.getUnitOfWork().getIdentityMap().values()).toHaveLength(0);
+    expect(await new MikroPaymentMethodRepository(em).readByCustomerIds(accountId, [])).toEqual([]);
+    expect(await new MikroPaymentMethodRepository(em).readByCustomerIds(accountId, [customerIds[1]!])).toEqual([]);
   });
 });

@@ -313,7 +313,7 @@ export class InvoiceDocuments {
     const sites = byId(await deps.sites.findByIds(accountId, unique([...contracts.values()].map((c) => c.siteId))));
     const components = await deps.priceComponents.findByIds(accountId, unique([...lines.values()].flat().map((line) => line.priceComponentId)));
     const categories = new Map(components.map((component) => [component.id, component.category]));
-    const methods = Map.groupBy(await deps.paymentMethods.findByCustomerIds(accountId, customerIds), (method) => method.customerId);
+    const methods = Map.groupBy(await deps.paymentMethods.readByCustomerIds(accountId, customerIds), (method) => method.customerId);
     const upcoming = Map.groupBy(
       await deps.payments.upcomingPrepayments(accountId, invoices.map((i) => ({ contractId: i.contractId, after: issueDates.get(i.id)! })), NEXT_PREPAYMENTS),
       (prepayment: UpcomingPrepayment) => `${prepayment.contractId}/${prepayment.after}`,

@@ -46,7 +46,7 @@ export async function stageRefunds(
   });
   if (owing.length === 0) return;
   const customerIds = [...new Set(owing.map((o) => o.invoice.customerId))];
-  const defaults = new Map((await deps.paymentMethods.findByCustomerIds(accountId, customerIds)).filter((m) => m.isDefault).map((m) => [m.customerId, m.id]));
+  const defaults = new Map((await deps.paymentMethods.readByCustomerIds(accountId, customerIds)).filter((m) => m.isDefault).map((m) => [m.customerId, m.id]));
   const refunds = owing.map(({ invoice, reference, dueDate, amount }) =>
     pendingPayment(
       { id: randomUUID(), accountId, contractId: invoice.contractId, amount, type: 'refund', dueDate, paymentMethodId: defaults.get(invoice.customerId) ?? null, reference, invoiceId: invoice.id },

@@ -16,6 +16,7 @@ import type {
   UpcomingPrepaymentsKey,
 } from '../../payments/payments.repository.js';
 import { boundQuery } from '../bound-query.js';
+import { plainRows } from '../plain-rows.js';
 import { AccountScopedRepository } from '../account-scoped.repository.js';
 import { ContractEntity } from '../contracts/contract.persistence.js';
 import { CustomerEntity } from '../customers/customer.persistence.js';
@@ -125,8 +126,9 @@ export class MikroPaymentMethodRepository extends AccountScopedRepository<Paymen
     return current;
   }
 
-  findByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<PaymentMethod[]> {
-    return this.em.find(PaymentMethodEntity, { accountId, customerId: { $in: [...customerIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  readByCustomerIds(accountId: string, customerIds: readonly string[]): Promise<PaymentMethod[]> {
+    if (customerIds.length === 0) return Promise.resolve([]);
+    return plainRows(this.em, PaymentMethodEntity, 'account_id = ? and customer_id = any(?::uuid[]) order by created_at, id', [accountId, customerIds]);
   }
 
   defaultOf(accountId: string, customerId: string): Promise<PaymentMethod | null> {
